@@ -1,0 +1,120 @@
+package io.dssync.errors;
+
+import java.util.Arrays;
+
+/**
+ * Every user-facing error of spark-dssync, built in one place. Messages say what value was bad,
+ * what is allowed, and what to do about it.
+ */
+public final class Errors {
+  private Errors() {}
+
+  /** A setting {@code key} has value {@code value}, which breaks {@code rule}; {@code fix} says what to do. */
+  public static DsSyncException invalidSetting(String key, Object value, String rule, String fix) {
+    return new DsSyncException(
+        ErrorKind.CONFIG, "Invalid " + key + " = " + value + ": " + rule + ". " + fix);
+  }
+
+  /** A name (model, dataset, schedule, optimizer ...) that is not one of {@code known}. */
+  public static DsSyncException unknownName(String what, String value, Object[] known) {
+    return new DsSyncException(
+        ErrorKind.CONFIG,
+        "Unknown " + what + " '" + value + "'. Choose one of " + Arrays.toString(known) + ".");
+  }
+
+  public static DsSyncException badRecord(String where, String problem, String fix) {
+    return new DsSyncException(ErrorKind.DATA, "Bad record " + where + ": " + problem + ". " + fix);
+  }
+
+  public static DsSyncException datasetUnavailable(String dataset, String tried, String howToGet) {
+    return new DsSyncException(
+        ErrorKind.DATASET,
+        "Dataset " + dataset + " is not available (tried: " + tried + "). " + howToGet);
+  }
+
+  public static DsSyncException datasetCorrupt(String dataset, String file, String problem) {
+    return new DsSyncException(
+        ErrorKind.DATASET,
+        "Dataset " + dataset + " file " + file + " failed verification: " + problem
+            + ". Delete the file so it is fetched again.");
+  }
+
+  /**
+   * Rank {@code rank} waited for {@code what} from rank {@code peer} at step {@code step} and it did
+   * not arrive within {@code timeoutMs}.
+   */
+  public static DsSyncException peerTimeout(int rank, int peer, long step, String what, long timeoutMs) {
+    return new DsSyncException(
+        ErrorKind.SYNC_TIMEOUT,
+        "Rank " + rank + " waited " + timeoutMs + " ms at step " + step + " for " + what
+            + " from rank " + peer + ", which did not arrive. The peer is slow, stuck or lost;"
+            + " raise dssync.syncTimeoutMs if it is only slow.");
+  }
+
+  public static DsSyncException transportFailure(int rank, int peer, long step, String what, Throwable cause) {
+    return new DsSyncException(
+        ErrorKind.TRANSPORT,
+        "Rank " + rank + " failed to " + what + " rank " + peer + " at step " + step + ": "
+            + cause.getMessage(),
+        cause);
+  }
+
+  public static DsSyncException lengthMismatch(String what, int expected, int actual) {
+    return new DsSyncException(
+        ErrorKind.DATA, what + " has length " + actual + " but " + expected + " was expected.");
+  }
+
+  public static DsSyncException diverged(long step, double loss) {
+    return new DsSyncException(
+        ErrorKind.DIVERGED,
+        "Training diverged: loss is " + loss + " at step " + step + ". The last consensus model"
+            + " (before this stage) is kept. Lower the learning rate or check the input data.");
+  }
+
+  private static final java.util.regex.Pattern REMOTE =
+      java.util.regex.Pattern.compile("io\\.dssync\\.errors\\.DsSyncException\\[(\\w+)\\]: ([^\\n]*)");
+
+  /**
+   * Turns the failure of a Spark job that ran training tasks into the DsSyncException a task threw
+   * (same kind and message: Spark ships only its text to the driver), or a STAGE_FAILED error.
+   */
+  public static DsSyncException fromTaskFailure(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof DsSyncException d) {
+        return d;
+      }
+      java.util.regex.Matcher m = REMOTE.matcher(String.valueOf(t.getMessage()));
+      if (m.find()) {
+        return new DsSyncException(ErrorKind.valueOf(m.group(1)), m.group(2), failure);
+      }
+    }
+    String text = String.valueOf(failure.getMessage());
+    int eol = text.indexOf('\n');
+    return new DsSyncException(ErrorKind.STAGE_FAILED,
+        "A training stage failed: " + (eol > 0 ? text.substring(0, eol) : text), failure);
+  }
+
+  public static DsSyncException engineFailure(String what, Throwable cause) {
+    return new DsSyncException(ErrorKind.ENGINE, "Model engine failed to " + what + ": " + cause.getMessage(), cause);
+  }
+
+  /**
+   * Rank {@code rank} was asked to average in {@code group}, which does not contain it: every
+   * worker must pass the group the schedule gives its own rank.
+   */
+  public static DsSyncException notInGroup(int rank, int[] group) {
+    return new DsSyncException(
+        ErrorKind.CONFIG,
+        "Rank " + rank + " is not a member of group " + Arrays.toString(group)
+            + ". Pass the group that GroupSchedule.groupOf(rank, step) returns for this rank.");
+  }
+
+  /** The executor's block store refused a chunk (usually: not enough storage memory). */
+  public static DsSyncException blockStoreRefused(int rank, long step, String block, long bytes) {
+    return new DsSyncException(
+        ErrorKind.TRANSPORT,
+        "Rank " + rank + " could not store block " + block + " (" + bytes + " bytes) at step " + step
+            + " in its executor's memory store. Give executors more memory (spark.executor.memory,"
+            + " spark.memory.fraction) or cache less data on them.");
+  }
+}

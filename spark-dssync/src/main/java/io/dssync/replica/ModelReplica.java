@@ -1,0 +1,56 @@
+package io.dssync.replica;
+
+/**
+ * One worker's copy of the model and its optimizer, seen as flat float vectors so that the
+ * collective layer can average them without knowing the engine.
+ *
+ * <p>The <em>state</em> vector is the trainable parameters in a fixed order followed by
+ * non-trainable statistics that must be averaged too (BatchNorm running mean and variance). The
+ * <em>optimizer state</em> vector holds momentum / Adam moments in the same parameter order.
+ *
+ * <p>Implementations are not thread-safe, but several replicas may train concurrently on
+ * different threads of one JVM (Spark local mode runs N tasks in one executor).
+ */
+public interface ModelReplica extends AutoCloseable {
+  /** Length of the state vector (trainable parameters + averaged statistics). */
+  int stateSize();
+
+  /** Number of trainable parameters (the prefix of the state vector). */
+  int trainableSize();
+
+  /** Copies the state into {@code dst} (length {@link #stateSize()}). */
+  void readState(float[] dst);
+
+  /** Replaces the state with {@code src} (length {@link #stateSize()}). */
+  void writeState(float[] src);
+
+  int optimizerStateSize();
+
+  void readOptimizerState(float[] dst);
+
+  void writeOptimizerState(float[] src);
+
+  /** Number of optimizer updates taken so far (Adam's bias correction needs it). */
+  long optimizerSteps();
+
+  void setOptimizerSteps(long steps);
+
+  /**
+   * One training step on {@code batchSize} examples: forward, loss, backward, zero-then-accumulate
+   * gradients, optimizer update with learning rate {@code learningRate}.
+   *
+   * @param features row-major, {@code batchSize * featureSize} floats
+   * @param labels class indices in 0..numClasses-1
+   * @return the mean loss of the batch before the update
+   */
+  float trainStep(float[] features, int[] labels, int batchSize, float learningRate);
+
+  /**
+   * Evaluates on {@code count} examples in inference mode (BatchNorm uses running statistics).
+   * Nothing is updated.
+   */
+  Evaluation evaluate(float[] features, int[] labels, int count);
+
+  @Override
+  void close();
+}

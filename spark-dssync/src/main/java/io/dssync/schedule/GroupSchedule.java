@@ -1,0 +1,29 @@
+package io.dssync.schedule;
+
+import java.io.Serializable;
+
+/**
+ * Who averages with whom after global step {@code step}: a pure, seeded function, identical on
+ * every worker and in every run with the same spec.
+ */
+public interface GroupSchedule extends Serializable {
+  int workers();
+
+  /**
+   * The groups after step {@code step}: disjoint, together covering ranks 0..N-1, each sorted
+   * ascending, groups ordered by their smallest member. A returned array must not be modified.
+   */
+  int[][] groupsAt(long step);
+
+  /** The group (sorted ranks) that {@code rank} belongs to after step {@code step}. */
+  default int[] groupOf(int rank, long step) {
+    for (int[] group : groupsAt(step)) {
+      for (int member : group) {
+        if (member == rank) {
+          return group;
+        }
+      }
+    }
+    throw new IllegalArgumentException("rank " + rank + " is not in 0.." + (workers() - 1));
+  }
+}
