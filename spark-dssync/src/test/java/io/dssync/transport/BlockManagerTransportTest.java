@@ -1,0 +1,302 @@
+package io.dssync.transport;
+
+import static io.dssync.transport.ClusterChecks.othersThan;
+import static io.dssync.transport.ClusterChecks.pattern;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.collective.GroupAllReduce;
+import io.dssync.collective.MessageId;
+import io.dssync.collective.TransportStats;
+import io.dssync.testing.TestSpark;
+import io.dssync.transport.ClusterChecks.Report;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.spark.SparkContext;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkException;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerBlockUpdated;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockManager;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.io.ChunkedByteBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import scala.reflect.ClassTag$;
+
+/**
+ * The BlockManager transport across four executor JVMs ({@code local-cluster}), one barrier task
+ * per executor, so every fetch is a real remote fetch between processes.
+ */
+class BlockManagerTransportTest {
+  private static final int N = TestSpark.EXECUTORS;
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  @BeforeAll
+  static void startCluster() {
+    TestSpark.session();
+  }
+
+  /** Every test must leave no block behind on any executor (checked by a separate stage). */
+  @AfterEach
+  void noBlockOutlivesTheStage() {
+    List<ArrayList<String>> left = ClusterChecks.dssyncBlocksOnEveryExecutor();
+    for (int r = 0; r < left.size(); r++) {
+      assertEquals(List.of(), left.get(r), "dssync blocks left on the executor of rank " + r);
+    }
+  }
+
+  @Test
+  void chunksArriveBitExactAcrossExecutorJvmsAndAreRemovedAfterward() {
+    int[] lengths = {1, 7, 1000, 65_537, 0, 3};
+    List<Report> reports = TestSpark.runBarrier(N, ctx -> {
+      int rank = ctx.partitionId();
+      int mismatches = 0;
+      TransportStats stats;
+      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "exact", 0, TIMEOUT)) {
+        for (int step = 0; step < lengths.length; step++) {
+          int length = lengths[step];
+          MessageId id = new MessageId(step, 0, 0, 0);
+          t.publish(id, pattern(rank, step, length), 0, length, othersThan(rank, N));
+          for (int sender : othersThan(rank, N)) {
+            // Guard elements on both sides prove the fetch writes exactly [offset, offset+length).
+            float[] got = new float[length + 2];
+            got[0] = 42f;
+            got[length + 1] = 43f;
+            t.fetch(sender, id, got, 1, length, TIMEOUT);
+            float[] expected = new float[length + 2];
+            expected[0] = 42f;
+            expected[length + 1] = 43f;
+            System.arraycopy(pattern(sender, step, length), 0, expected, 1, length);
+            if (!sameBits(expected, got)) {
+              mismatches++;
+            }
+          }
+        }
+        stats = t.stats();
+      }
+      return new Report(SparkEnv.get().executorId(), mismatches, stats.bytesReceived.get(),
+          stats.bytesSent.get(), ClusterChecks.localDssyncBlocks());
+    });
+
+    long perRankBytes = 4L * (N - 1) * Arrays.stream(lengths).sum();
+    Set<String> executors = new HashSet<>();
+    for (int r = 0; r < N; r++) {
+      Report report = reports.get(r);
+      executors.add(report.executorId());
+      assertEquals(0, report.mismatches(), "chunks rank " + r + " received that differ in some bit");
+      assertEquals(perRankBytes, report.bytesReceived(), "bytes rank " + r + " received");
+      assertEquals(perRankBytes, report.bytesSent(), "bytes rank " + r + " served to readers");
+      assertEquals(List.of(), report.leftAfterClose(), "blocks on rank " + r + " after close()");
+    }
+    assertEquals(N, executors.size(), "each rank must run in its own executor JVM: " + executors);
+  }
+
+  @Test
+  void exchangeStepsMakeNoDriverBlockUpdates() throws Exception {
+    int steps = 50;
+    BlockEventCounter events = new BlockEventCounter();
+    SparkContext sc = TestSpark.session().sparkContext();
+    sc.addSparkListener(events);
+    try {
+      List<Long> received = TestSpark.runBarrier(N, ctx -> {
+        int rank = ctx.partitionId();
+        try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "nodriver", 0, TIMEOUT)) {
+          float[] in = new float[256];
+          for (int step = 0; step < steps; step++) {
+            MessageId id = new MessageId(step, 0, 0, rank);
+            t.publish(id, pattern(rank, step, 256), 0, 256, othersThan(rank, N));
+            for (int sender : othersThan(rank, N)) {
+              t.fetch(sender, new MessageId(step, 0, 0, sender), in, 0, 256, TIMEOUT);
+            }
+          }
+          return t.stats().bytesReceived.get();
+        }
+      });
+      sc.listenerBus().waitUntilEmpty(TIMEOUT.toMillis());
+      for (long bytes : received) {
+        assertEquals(4L * 256 * (N - 1) * steps, bytes, "every step moved its chunks");
+      }
+      // A put with tellMaster=true, a removal through the master or a fetch of a block that is
+      // not there yet would each show up here (see the control test below).
+      assertEquals(List.of(), List.copyOf(events.names), "block updates the driver saw for dssync blocks");
+    } finally {
+      sc.removeSparkListener(events);
+    }
+  }
+
+  /** Control for the test above: the listener does see the two ways a step could reach the driver. */
+  @Test
+  void reportedPutAndBlindFetchAreSeenByTheDriver() throws Exception {
+    BlockEventCounter events = new BlockEventCounter();
+    SparkContext sc = TestSpark.session().sparkContext();
+    sc.addSparkListener(events);
+    try {
+      List<String> outcomes = TestSpark.runBarrier(N, ctx -> {
+        BlockManager bm = SparkEnv.get().blockManager();
+        String[] addresses = ctx.allGather(bm.blockManagerId().executorId() + " "
+            + bm.blockManagerId().host() + " " + bm.blockManagerId().port());
+        String outcome = "";
+        if (ctx.partitionId() == 0) {
+          BlockId reported = BlockIds.chunk("control", 0, 0, new MessageId(0, 0, 0, 0));
+          bm.putBytes(reported, new ChunkedByteBuffer(java.nio.ByteBuffer.allocate(8)),
+              StorageLevel.MEMORY_ONLY_SER(), true, ClassTag$.MODULE$.Any());
+          bm.removeBlock(reported, true);
+        } else if (ctx.partitionId() == 1) {
+          String[] peer = addresses[0].split(" ");
+          String missing = BlockIds.chunk("control", 0, 0, new MessageId(1, 0, 0, 0)).name();
+          try {
+            bm.blockTransferService().fetchBlockSync(peer[1], Integer.parseInt(peer[2]), peer[0], missing, null);
+            outcome = "fetched a block that does not exist";
+          } catch (Exception expected) {
+            outcome = "";
+          }
+        }
+        ctx.barrier(); // rank 0 must not remove anything while rank 1 is still asking
+        return outcome;
+      });
+      assertEquals(List.of("", "", "", ""), outcomes);
+      sc.listenerBus().waitUntilEmpty(TIMEOUT.toMillis());
+      Set<String> seen = new HashSet<>(events.names);
+      assertTrue(seen.contains("test_dssync-control-0-0-0-0-0-0"), "reported put, seen: " + seen);
+      assertTrue(seen.contains("test_dssync-control-0-1-0-0-0-0"), "blind fetch, seen: " + seen);
+    } finally {
+      sc.removeSparkListener(events);
+    }
+  }
+
+  @Test
+  void peerThatNeverPublishesFailsTheStageNamingRankAndPeer() throws Exception {
+    SparkException failure = assertThrows(SparkException.class, () -> TestSpark.runBarrier(N, ctx -> {
+      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "silent", 0, TIMEOUT)) {
+        float[] in = new float[4];
+        if (ctx.partitionId() == 0) {
+          t.fetch(1, new MessageId(7, 0, 0, 0), in, 0, 4, Duration.ofSeconds(2));
+        } else if (ctx.partitionId() == 2) {
+          // Waits far longer than the test: it only ends because Spark kills the failed stage.
+          t.fetch(1, new MessageId(7, 0, 0, 2), in, 0, 4, Duration.ofMinutes(10));
+        }
+        return "done";
+      }
+    }));
+    String message = String.valueOf(failure.getMessage());
+    assertTrue(message.contains("Rank 0 waited 2000 ms at step 7") && message.contains("from rank 1"),
+        "the error must name the waiting rank, the step and the silent peer: " + message);
+    awaitNoRunningTasks(TestSpark.session().sparkContext(), Duration.ofSeconds(60));
+  }
+
+  @Test
+  void groupAllReduceAveragesExactlyAcrossExecutorJvms() {
+    int size = 100_003; // not divisible by 2 or 4: chunks of unequal length
+    int timedSteps = 20;
+    List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
+      int rank = ctx.partitionId();
+      float[] vector = start(rank, size);
+      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "allreduce", 0, TIMEOUT)) {
+        GroupAllReduce reduce = new GroupAllReduce(t, TIMEOUT);
+        reduce.average(rank < 2 ? new int[] {0, 1} : new int[] {2, 3}, vector, 0, 0);
+        reduce.average(new int[] {0, 1, 2, 3}, vector, 1, 0);
+        float[] result = vector.clone();
+        TransportStats.Snapshot before = t.stats().snapshot();
+        long begin = System.nanoTime();
+        for (int step = 2; step < 2 + timedSteps; step++) {
+          reduce.average(step % 2 == 0 ? new int[] {0, 1, 2, 3} : rank < 2 ? new int[] {0, 1} : new int[] {2, 3},
+              vector, step, 0);
+        }
+        double msPerStep = (System.nanoTime() - begin) / 1e6 / timedSteps;
+        TransportStats.Snapshot d = t.stats().snapshot().minus(before);
+        // Information only (never asserted): printed by the driver below.
+        String timing = String.format("rank %d: group all-reduce of %d floats: %.1f ms/step"
+                + " (wait %.1f ms, transfer %.1f ms, %d bytes received per step)",
+            rank, size, msPerStep, d.waitNanos() / 1e6 / timedSteps, d.transferNanos() / 1e6 / timedSteps,
+            d.bytesReceived() / timedSteps);
+        return new Reduced(result, timing);
+      }
+    });
+
+    float[][] pairs = new float[N][];
+    for (int r = 0; r < N; r++) {
+      pairs[r] = start(r, size);
+    }
+    float[] a = mean(pairs[0], pairs[1]);
+    float[] b = mean(pairs[2], pairs[3]);
+    float[] expected = new float[size];
+    for (int i = 0; i < size; i++) {
+      // Same order as GroupAllReduce: ascending members, FP32 sum, then divide by g.
+      expected[i] = (((a[i] + a[i]) + b[i]) + b[i]) / 4f;
+    }
+    for (int r = 0; r < N; r++) {
+      assertArrayEquals(expected, results.get(r).vector(), "rank " + r + " after {0,1},{2,3} then {0,1,2,3}");
+      System.out.println("[transport] " + results.get(r).timing());
+    }
+  }
+
+  /** One rank's all-reduce result and its step timing. */
+  record Reduced(float[] vector, String timing) implements java.io.Serializable {}
+
+  private static float[] start(int rank, int size) {
+    float[] v = new float[size];
+    for (int i = 0; i < size; i++) {
+      v[i] = (rank + 1) * 0.5f + i * 0.001f;
+    }
+    return v;
+  }
+
+  private static float[] mean(float[] x, float[] y) {
+    float[] out = new float[x.length];
+    for (int i = 0; i < x.length; i++) {
+      out[i] = (x[i] + y[i]) / 2f;
+    }
+    return out;
+  }
+
+  private static boolean sameBits(float[] a, float[] b) {
+    if (a.length != b.length) {
+      return false;
+    }
+    for (int i = 0; i < a.length; i++) {
+      if (Float.floatToRawIntBits(a[i]) != Float.floatToRawIntBits(b[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A killed barrier task that ignored the kill would keep its slot; wait (with a deadline) for all to end. */
+  private static void awaitNoRunningTasks(SparkContext sc, Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (true) {
+      int running = Arrays.stream(sc.statusTracker().getExecutorInfos()).mapToInt(e -> e.numRunningTasks()).sum();
+      if (running == 0) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(running + " task(s) of the failed stage still run after " + limit.toSeconds()
+            + " s: a waiting transport did not notice that Spark killed its task");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** Driver-side listener: names of dssync blocks the driver's block tracker was told about. */
+  private static final class BlockEventCounter extends SparkListener {
+    final ConcurrentLinkedQueue<String> names = new ConcurrentLinkedQueue<>();
+
+    @Override
+    public void onBlockUpdated(SparkListenerBlockUpdated event) {
+      String name = event.blockUpdatedInfo().blockId().name();
+      if (name.startsWith(BlockIds.NAME_PREFIX)) {
+        names.add(name);
+      }
+    }
+  }
+}
