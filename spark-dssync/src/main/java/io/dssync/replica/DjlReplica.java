@@ -1,0 +1,248 @@
+package io.dssync.replica;
+
+import ai.djl.engine.EngineException;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Block;
+import ai.djl.nn.Parameter;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
+import ai.djl.training.ParameterStore;
+import ai.djl.training.initializer.Initializer;
+import io.dssync.errors.Errors;
+import io.dssync.models.Models;
+import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link ModelReplica} on DJL/PyTorch. State = trainable parameters in
+ * {@code block.getParameters()} order, then the non-trainable ones (BatchNorm running mean and
+ * variance) in the same order.
+ *
+ * <p>Backward runs through libtorch directly with thread-local grad mode instead of DJL's
+ * {@code PtGradientCollector}, which is a JVM-wide singleton and would fail when Spark runs
+ * several tasks in one executor. Each step's temporaries are freed when the step ends.
+ */
+final class DjlReplica implements ModelReplica {
+  /** Examples per forward pass in {@link #evaluate}, to bound memory. */
+  static final int EVAL_BATCH = 512;
+
+  private final ModelSpec spec;
+  private final NDManager manager;
+  private final Block block;
+  private final ParameterStore store;
+  private final List<NDArray> trainable = new ArrayList<>();
+  private final FlatTensors state;
+  private final int trainableSize;
+  private final LocalOptimizer optimizer;
+  private long optimizerSteps;
+  private boolean closed;
+
+  DjlReplica(ModelSpec spec, OptimizerSpec optimizerSpec, int threads) {
+    this.spec = spec;
+    Block built = Models.build(spec);
+    this.manager = TorchRuntime.newManager(threads);
+    try {
+      TorchRuntime.prepareThread();
+      this.block = built;
+      // Zeros, not DJL's random initialisers: those draw from the torch global generator.
+      block.setInitializer(Initializer.ZEROS, p -> true);
+      block.initialize(manager, DataType.FLOAT32, inputShape(1));
+      List<Parameter> ordered = new ArrayList<>();
+      List<NDArray> statistics = new ArrayList<>();
+      for (Parameter p : block.getParameters().values()) {
+        if (p.requiresGradient()) {
+          ordered.add(p);
+          trainable.add(p.getArray());
+        }
+      }
+      for (Parameter p : block.getParameters().values()) {
+        if (!p.requiresGradient()) {
+          ordered.add(p);
+          statistics.add(p.getArray());
+        }
+      }
+      List<NDArray> all = new ArrayList<>(trainable);
+      all.addAll(statistics);
+      this.state = new FlatTensors(all);
+      this.trainableSize = new FlatTensors(trainable).size();
+      this.store = new ParameterStore(manager, false);
+      this.optimizer = LocalOptimizer.create(optimizerSpec, trainable, manager);
+      writeState(SeededInit.values(ordered, spec.seed(), state.size()));
+    } catch (RuntimeException e) {
+      manager.close();
+      throw e instanceof EngineException ? Errors.engineFailure("build model " + spec.name(), e) : e;
+    }
+  }
+
+  @Override
+  public int stateSize() {
+    return state.size();
+  }
+
+  @Override
+  public int trainableSize() {
+    return trainableSize;
+  }
+
+  @Override
+  public void readState(float[] dst) {
+    InputChecks.stateLength("state", state.size(), dst);
+    state.read(dst, 0);
+  }
+
+  @Override
+  public void writeState(float[] src) {
+    InputChecks.stateLength("state", state.size(), src);
+    writeInPlace(state, src);
+  }
+
+  @Override
+  public int optimizerStateSize() {
+    return optimizer.state().size();
+  }
+
+  @Override
+  public void readOptimizerState(float[] dst) {
+    InputChecks.stateLength("optimizer state", optimizerStateSize(), dst);
+    optimizer.state().read(dst, 0);
+  }
+
+  @Override
+  public void writeOptimizerState(float[] src) {
+    InputChecks.stateLength("optimizer state", optimizerStateSize(), src);
+    writeInPlace(optimizer.state(), src);
+  }
+
+  @Override
+  public long optimizerSteps() {
+    return optimizerSteps;
+  }
+
+  @Override
+  public void setOptimizerSteps(long steps) {
+    if (steps < 0) {
+      throw Errors.invalidSetting("optimizer steps", steps, "must be >= 0",
+          "Restore the count saved with the optimizer state.");
+    }
+    optimizerSteps = steps;
+  }
+
+  @Override
+  public float trainStep(float[] features, int[] labels, int batchSize, float learningRate) {
+    InputChecks.batch(features, labels, batchSize, spec.featureSize(), spec.numClasses());
+    if (batchSize == 0) {
+      throw Errors.invalidSetting("batch size", 0, "must be at least 1 for a training step",
+          "Skip the step or give the partition more examples.");
+    }
+    InputChecks.learningRate(learningRate);
+    TorchRuntime.prepareThread();
+    try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
+      float loss = TorchRuntime.withGradMode(true, () -> forwardBackward(step, features, labels, batchSize));
+      TorchRuntime.withGradMode(false, () -> {
+        List<NDArray> grads = new ArrayList<>(trainable.size());
+        for (NDArray p : trainable) {
+          grads.add(p.getGradient());
+        }
+        optimizer.update(trainable, grads, learningRate, optimizerSteps + 1);
+        return null;
+      });
+      optimizerSteps++;
+      return loss;
+    } catch (EngineException e) {
+      throw Errors.engineFailure("run a training step of model " + spec.name(), e);
+    }
+  }
+
+  private float forwardBackward(NDManager step, float[] features, int[] labels, int batchSize) {
+    for (NDArray p : trainable) {
+      // Gradients accumulate in libtorch; start every step from zero.
+      JniUtils.zeroGrad((PtNDArray) p);
+    }
+    NDArray x = step.create(FloatBuffer.wrap(features), inputShape(batchSize));
+    NDArray logits = block.forward(store, new NDList(x), true).singletonOrThrow();
+    NDArray loss = meanCrossEntropy(logits, oneHot(step, labels, 0, batchSize));
+    JniUtils.backward((PtNDArray) loss, (PtNDArray) step.ones(loss.getShape()), false, false);
+    return loss.getFloat();
+  }
+
+  @Override
+  public Evaluation evaluate(float[] features, int[] labels, int count) {
+    InputChecks.batch(features, labels, count, spec.featureSize(), spec.numClasses());
+    TorchRuntime.prepareThread();
+    double lossSum = 0;
+    long correct = 0;
+    int fs = spec.featureSize();
+    try {
+      for (int start = 0; start < count; start += EVAL_BATCH) {
+        int n = Math.min(EVAL_BATCH, count - start);
+        int from = start;
+        double[] chunk = TorchRuntime.withGradMode(false, () -> {
+          try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
+            NDArray x = step.create(FloatBuffer.wrap(features, from * fs, n * fs), inputShape(n));
+            NDArray logits = block.forward(store, new NDList(x), false).singletonOrThrow();
+            float meanLoss = meanCrossEntropy(logits, oneHot(step, labels, from, n)).getFloat();
+            long[] predicted = logits.argMax(1).toLongArray();
+            long hits = 0;
+            for (int i = 0; i < n; i++) {
+              hits += predicted[i] == labels[from + i] ? 1 : 0;
+            }
+            return new double[] {meanLoss * (double) n, hits};
+          }
+        });
+        lossSum += chunk[0];
+        correct += (long) chunk[1];
+      }
+    } catch (EngineException e) {
+      throw Errors.engineFailure("evaluate model " + spec.name(), e);
+    }
+    return count == 0 ? new Evaluation(0, 0, 0)
+        : new Evaluation(lossSum / count, (double) correct / count, count);
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      manager.close();
+    }
+  }
+
+  /** Native arrays this replica holds, sub-managers included; steps must leave it unchanged. */
+  int liveArrays() {
+    return manager.getManagedArrays().size();
+  }
+
+  private void writeInPlace(FlatTensors target, float[] src) {
+    TorchRuntime.withGradMode(false, () -> {
+      try (NDManager scratch = manager.newSubManager()) {
+        target.write(src, 0, scratch);
+      }
+      return null;
+    });
+  }
+
+  /** Mean over the batch of -log softmax(logits)[label], via a one-hot mask (no gather). */
+  private static NDArray meanCrossEntropy(NDArray logits, NDArray oneHot) {
+    long batch = logits.getShape().get(0);
+    return logits.logSoftmax(1).mul(oneHot).sum().neg().div((float) batch);
+  }
+
+  private NDArray oneHot(NDManager step, int[] labels, int from, int n) {
+    int classes = spec.numClasses();
+    float[] mask = new float[n * classes];
+    for (int i = 0; i < n; i++) {
+      mask[i * classes + labels[from + i]] = 1f;
+    }
+    return step.create(mask, new Shape(n, classes));
+  }
+
+  private Shape inputShape(int batch) {
+    return new Shape(batch, spec.channels(), spec.height(), spec.width());
+  }
+}

@@ -1,0 +1,61 @@
+package io.dssync.replica;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import io.dssync.errors.Errors;
+import java.util.List;
+
+/**
+ * An optimizer implemented on the parameter tensors, so that its state is a list of tensors in
+ * parameter order (a flat vector the trainer can save, restore and average).
+ */
+abstract class LocalOptimizer {
+  static final String[] KINDS = {"sgd", "adam"};
+
+  /** Builds the optimizer named by {@code spec} with zero state shaped like {@code params}. */
+  static LocalOptimizer create(OptimizerSpec spec, List<NDArray> params, NDManager manager) {
+    check(spec);
+    return switch (spec.kind()) {
+      case "sgd" -> new SgdOptimizer(spec, params, manager);
+      case "adam" -> new AdamOptimizer(spec, params, manager);
+      default -> throw Errors.unknownName("optimizer", spec.kind(), KINDS);
+    };
+  }
+
+  /**
+   * Updates {@code params} in place from {@code grads}. {@code step} counts updates from 1 (this
+   * one included). Temporaries it creates belong to the caller's scope.
+   */
+  abstract void update(List<NDArray> params, List<NDArray> grads, float learningRate, long step);
+
+  /** The optimizer state as tensors in parameter order (empty when stateless). */
+  abstract FlatTensors state();
+
+  static List<NDArray> zerosLike(List<NDArray> params, NDManager manager) {
+    return params.stream().map(p -> manager.zeros(p.getShape())).toList();
+  }
+
+  private static void check(OptimizerSpec spec) {
+    if (spec.kind() == null) {
+      throw Errors.unknownName("optimizer", "null", KINDS);
+    }
+    inUnitInterval("optimizer.momentum", spec.momentum());
+    inUnitInterval("optimizer.beta1", spec.beta1());
+    inUnitInterval("optimizer.beta2", spec.beta2());
+    if (!(spec.weightDecay() >= 0) || Double.isInfinite(spec.weightDecay())) {
+      throw Errors.invalidSetting("optimizer.weightDecay", spec.weightDecay(),
+          "must be finite and >= 0", "Use 0 for no weight decay, typically 1e-4 to 5e-4.");
+    }
+    if (!(spec.epsilon() > 0) || Double.isInfinite(spec.epsilon())) {
+      throw Errors.invalidSetting("optimizer.epsilon", spec.epsilon(), "must be finite and > 0",
+          "The usual value is 1e-8.");
+    }
+  }
+
+  private static void inUnitInterval(String key, double value) {
+    if (!(value >= 0 && value < 1)) {
+      throw Errors.invalidSetting(key, value, "must be in [0, 1)", "Typical values are 0.9"
+          + " (momentum, beta1) and 0.999 (beta2).");
+    }
+  }
+}

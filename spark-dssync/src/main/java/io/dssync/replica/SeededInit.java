@@ -1,0 +1,54 @@
+package io.dssync.replica;
+
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Parameter;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Initial parameter values from the model seed with a Java RNG. The torch global generator is
+ * shared by every replica in the JVM, so replicas built concurrently from one seed would not be
+ * identical with it; this is.
+ *
+ * <p>Weights: He (Kaiming) uniform on fan-in, U(-sqrt(6/fanIn), sqrt(6/fanIn)), suited to the
+ * ReLU networks here. Biases and BatchNorm beta 0, gamma 1, running mean 0, running variance 1.
+ */
+final class SeededInit {
+  private SeededInit() {}
+
+  /** Values for {@code params} laid out one after the other in list order. */
+  static float[] values(List<Parameter> params, long seed, int total) {
+    float[] out = new float[total];
+    SplittableRandom random = new SplittableRandom(seed);
+    int pos = 0;
+    for (Parameter p : params) {
+      Shape shape = p.getShape();
+      int n = (int) shape.size();
+      fill(out, pos, n, p.getType(), shape, random);
+      pos += n;
+    }
+    return out;
+  }
+
+  private static void fill(float[] out, int pos, int n, Parameter.Type type, Shape shape,
+      SplittableRandom random) {
+    switch (type) {
+      case BIAS, BETA, RUNNING_MEAN -> { } // already zero
+      case GAMMA, RUNNING_VAR -> java.util.Arrays.fill(out, pos, pos + n, 1f);
+      default -> {
+        double bound = Math.sqrt(6.0 / fanIn(shape));
+        for (int i = 0; i < n; i++) {
+          out[pos + i] = (float) random.nextDouble(-bound, bound);
+        }
+      }
+    }
+  }
+
+  /** Inputs feeding one output unit: all dimensions but the first (out, in, kh, kw...). */
+  private static long fanIn(Shape shape) {
+    if (shape.dimension() < 2) {
+      return Math.max(1, shape.size());
+    }
+    return Math.max(1, shape.size() / shape.get(0));
+  }
+}

@@ -1,0 +1,89 @@
+package io.dssync.replica;
+
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDManager;
+import ai.djl.pytorch.jni.JniUtils;
+import io.dssync.errors.Errors;
+import java.util.function.Supplier;
+
+/**
+ * The PyTorch engine as this JVM's replicas share it: loaded once, offline, with a bounded number
+ * of intra-op threads, plus the per-thread settings libtorch keeps in thread-local storage.
+ */
+final class TorchRuntime {
+  static final String ENGINE = "PyTorch";
+
+  private static Engine engine;
+  /** Intra-op threads in force; only ever lowered, so no replica runs with more than it asked. */
+  private static volatile int threads;
+  /** The thread count last applied on each Java thread (MKL and OpenMP settings are per thread). */
+  private static final ThreadLocal<Integer> APPLIED = ThreadLocal.withInitial(() -> 0);
+
+  private TorchRuntime() {}
+
+  /** Loads the engine if needed, caps intra-op threads at {@code requested}, and returns a new base manager. */
+  static synchronized NDManager newManager(int requested) {
+    if (requested < 1) {
+      throw Errors.invalidSetting("replica threads", requested, "must be at least 1",
+          "Set it to spark.task.cpus (1 on a shared machine).");
+    }
+    if (engine == null) {
+      // Read by DJL only when the engine first loads, so they must be set before getEngine.
+      setIfAbsent("ai.djl.offline", "true");
+      setIfAbsent("ai.djl.pytorch.num_threads", Integer.toString(requested));
+      setIfAbsent("ai.djl.pytorch.num_interop_threads", "1");
+      try {
+        engine = Engine.getEngine(ENGINE);
+      } catch (RuntimeException | UnsatisfiedLinkError e) {
+        throw Errors.engineFailure("load the PyTorch engine (pytorch-native-cpu must be on the"
+            + " class path; downloads are disabled)", e);
+      }
+      threads = JniUtils.getNumThreads();
+    }
+    if (requested < threads) {
+      threads = requested;
+    }
+    return engine.newBaseManager(Device.cpu());
+  }
+
+  /** Intra-op threads every replica in this JVM uses. */
+  static int threads() {
+    return threads;
+  }
+
+  /**
+   * Applies the thread cap on the calling thread. at::set_num_threads also sets the calling
+   * thread's OpenMP and MKL limits, which a thread created by Spark would otherwise take from the
+   * machine's core count.
+   */
+  static void prepareThread() {
+    int wanted = threads;
+    if (APPLIED.get() != wanted) {
+      JniUtils.setNumThreads(wanted);
+      APPLIED.set(wanted);
+    }
+  }
+
+  /**
+   * Runs {@code body} with libtorch's grad mode set to {@code enabled} on this thread and restores
+   * it after. Grad mode is thread-local in libtorch, which is what lets replicas on different
+   * threads record and run backward passes at the same time (unlike DJL's JVM-wide
+   * PtGradientCollector). DJL turns it off only on the thread that loaded the engine.
+   */
+  static <T> T withGradMode(boolean enabled, Supplier<T> body) {
+    boolean previous = JniUtils.isGradMode();
+    JniUtils.setGradMode(enabled);
+    try {
+      return body.get();
+    } finally {
+      JniUtils.setGradMode(previous);
+    }
+  }
+
+  private static void setIfAbsent(String key, String value) {
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, value);
+    }
+  }
+}
