@@ -1,0 +1,38 @@
+package io.dssync.cli;
+
+import io.dssync.errors.DsSyncException;
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/** The {@code dssync} command: {@code dssync train [flags]}, {@code dssync help}. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs a command and returns its exit code: 0 success, 1 training failed, 2 bad usage. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0 || args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h")) {
+      out.print(Usage.text());
+      return args.length == 0 ? 2 : 0;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    try {
+      return switch (args[0]) {
+        case "train" -> TrainCommand.run(rest, out, err);
+        default -> {
+          err.println("Unknown command '" + args[0] + "'. Run 'dssync help'.");
+          yield 2;
+        }
+      };
+    } catch (DsSyncException e) {
+      err.println("dssync: " + e.getMessage());
+      return switch (e.kind()) {
+        case CONFIG, DATASET -> 2;
+        default -> 1;
+      };
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package io.dssync.cli;
+
+/** Flags of {@code dssync train} that are about the run, not the training algorithm. */
+enum RunOption {
+  MASTER("--master", "Spark master URL; local mode uses one JVM with N task threads", "local[<workers>]"),
+  DATASET("--dataset", "Dataset name: fashion-mnist", "fashion-mnist"),
+  TRAIN_LIMIT("--train-limit", "Use only the first N training examples (0 = all)", "0"),
+  TEST_LIMIT("--test-limit", "Evaluate on only the first N test examples (0 = all)", "0");
+
+  final String flag;
+  final String doc;
+  final String defaultText;
+
+  RunOption(String flag, String doc, String defaultText) {
+    this.flag = flag;
+    this.doc = doc;
+    this.defaultText = defaultText;
+  }
+
+  static RunOption find(String flag) {
+    for (RunOption o : values()) {
+      if (o.flag.equals(flag)) {
+        return o;
+      }
+    }
+    return null;
+  }
+}

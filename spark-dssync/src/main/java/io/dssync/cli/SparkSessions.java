@@ -1,0 +1,26 @@
+package io.dssync.cli;
+
+import io.dssync.train.TrainerConfig;
+import org.apache.spark.sql.SparkSession;
+
+/** The SparkSession the CLI trains in: reuses a session spark-submit made, else builds one. */
+final class SparkSessions {
+  private SparkSessions() {}
+
+  static SparkSession forMaster(String master, TrainerConfig config) {
+    SparkSession.Builder b = SparkSession.builder().appName("dssync-train");
+    if (master.startsWith("local")) {
+      // Local mode binds to loopback only; nothing is exposed to the network.
+      b.master(master)
+          .config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1")
+          .config("spark.ui.showConsoleProgress", "false");
+    } else {
+      b.master(master);
+    }
+    return b.config("spark.task.cpus", String.valueOf(config.get(TrainerConfig.THREADS_PER_WORKER)))
+        .config("spark.dynamicAllocation.enabled", "false")
+        .config("spark.speculation", "false")
+        .getOrCreate();
+  }
+}

@@ -1,0 +1,81 @@
+package io.dssync.cli;
+
+import io.dssync.data.DatasetSplits;
+import io.dssync.data.LabeledArrays;
+import io.dssync.errors.Errors;
+import io.dssync.train.DsSyncTrainer;
+import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainingData;
+import io.dssync.train.TrainingResult;
+import java.io.PrintStream;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/** {@code dssync train}: parse flags, load the dataset, train, print a summary. */
+final class TrainCommand {
+  private TrainCommand() {}
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    TrainerConfig.Builder builder = TrainerConfig.builder();
+    Map<RunOption, String> run = new EnumMap<>(RunOption.class);
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      if (flag.equals("--help") || flag.equals("-h")) {
+        out.print(Usage.text());
+        return 0;
+      }
+      if (i + 1 >= args.length) {
+        throw Errors.invalidSetting(flag, "(nothing)", "a flag needs a value", "Write " + flag + " VALUE.");
+      }
+      String value = args[++i];
+      RunOption option = RunOption.find(flag);
+      if (option != null) {
+        run.put(option, value);
+      } else {
+        builder.set(flag, value);
+      }
+    }
+    TrainerConfig config = builder.build();
+    String master = run.getOrDefault(RunOption.MASTER,
+        "local[" + config.workers() * config.get(TrainerConfig.THREADS_PER_WORKER) + "]");
+    int trainLimit = nonNegative(RunOption.TRAIN_LIMIT, run);
+    int testLimit = nonNegative(RunOption.TEST_LIMIT, run);
+    DatasetSplits splits = DatasetChoice.load(run.getOrDefault(RunOption.DATASET, "fashion-mnist"));
+    LabeledArrays trainSet = trainLimit > 0 ? splits.train().head(trainLimit) : splits.train();
+    LabeledArrays testSet = testLimit > 0 ? splits.test().head(testLimit) : splits.test();
+    err.printf(Locale.ROOT, "[dssync] %s: %d training / %d test examples; %s on %s%n", splits.name(),
+        trainSet.size(), testSet.size(), config.describe(), master);
+    SparkSession spark = SparkSessions.forMaster(master, config);
+    try {
+      DatasetSplits used = new DatasetSplits(trainSet, testSet, splits.channels(), splits.height(),
+          splits.width(), splits.name());
+      TrainingResult result = new DsSyncTrainer(spark, config)
+          .fit(TrainingData.of(spark, used, config.workers()));
+      out.printf(Locale.ROOT,
+          "dssync train: schedule=%s g=%d workers=%d steps=%d wall=%.1fs final_test_accuracy=%.4f"
+              + " sync_share=%.3f sync_ms_per_step=%.2f samples_per_s=%.0f%n",
+          config.get(TrainerConfig.SCHEDULE), config.groupSize(), config.workers(), result.totalSteps(),
+          result.wallSeconds(), result.finalTestAccuracy(), result.meanSyncShare(),
+          result.history().stream().mapToDouble(m -> m.syncMsPerStep()).average().orElse(0),
+          result.history().stream().mapToDouble(m -> m.samplesPerSecond()).average().orElse(0));
+      return 0;
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private static int nonNegative(RunOption option, Map<RunOption, String> run) {
+    String text = run.getOrDefault(option, "0");
+    try {
+      int v = Integer.parseInt(text);
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Errors.invalidSetting(option.flag, text, "must be an integer >= 0", option.doc + ".");
+  }
+}

@@ -1,0 +1,95 @@
+package io.dssync.train;
+
+import io.dssync.errors.Errors;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * One training setting, declared once: its name (also the Spark conf key {@code dssync.<name>} and
+ * the CLI flag), documentation, default, parser and range check.
+ */
+public final class Setting<T> {
+  private final String name;
+  private final String doc;
+  private final T defaultValue;
+  private final Function<String, T> parser;
+  private final Predicate<T> check;
+  private final String rule;
+
+  private Setting(String name, String doc, T defaultValue, Function<String, T> parser, Predicate<T> check, String rule) {
+    this.name = name;
+    this.doc = doc;
+    this.defaultValue = defaultValue;
+    this.parser = parser;
+    this.check = check;
+    this.rule = rule;
+  }
+
+  static Setting<Integer> intAtLeast(String name, int defaultValue, int min, String doc) {
+    return new Setting<>(name, doc, defaultValue, Integer::parseInt, v -> v >= min, "must be an integer >= " + min);
+  }
+
+  static Setting<Long> longSetting(String name, long defaultValue, String doc) {
+    return new Setting<>(name, doc, defaultValue, Long::parseLong, v -> true, "must be an integer");
+  }
+
+  static Setting<Double> positive(String name, double defaultValue, String doc) {
+    return new Setting<>(name, doc, defaultValue, Double::parseDouble,
+        v -> v > 0 && Double.isFinite(v), "must be a finite number > 0");
+  }
+
+  static Setting<Double> nonNegative(String name, double defaultValue, String doc) {
+    return new Setting<>(name, doc, defaultValue, Double::parseDouble,
+        v -> v >= 0 && Double.isFinite(v), "must be a finite number >= 0");
+  }
+
+  static Setting<Double> inUnitInterval(String name, double defaultValue, String doc) {
+    return new Setting<>(name, doc, defaultValue, Double::parseDouble,
+        v -> v >= 0 && v < 1, "must be in [0, 1)");
+  }
+
+  static Setting<String> oneOf(String name, String defaultValue, String doc, String... allowed) {
+    return new Setting<>(name, doc, defaultValue, s -> s.trim().toLowerCase(Locale.ROOT),
+        v -> java.util.Arrays.asList(allowed).contains(v), "must be one of " + String.join(", ", allowed));
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The command-line flag: camelCase name to --kebab-case. */
+  public String flag() {
+    return "--" + name.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+  }
+
+  public String sparkConfKey() {
+    return "dssync." + name;
+  }
+
+  public String doc() {
+    return doc;
+  }
+
+  public T defaultValue() {
+    return defaultValue;
+  }
+
+  /** Parses and checks {@code text}; the error names the flag, the value and the rule. */
+  public T parse(String text) {
+    T value;
+    try {
+      value = parser.apply(text);
+    } catch (RuntimeException e) {
+      throw Errors.invalidSetting(flag(), text, rule, doc);
+    }
+    return checked(value);
+  }
+
+  public T checked(T value) {
+    if (value == null || !check.test(value)) {
+      throw Errors.invalidSetting(flag(), value, rule, doc);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,29 @@
+package io.dssync.train;
+
+import io.dssync.replica.ModelSpec;
+import io.dssync.replica.OptimizerSpec;
+import io.dssync.schedule.GroupSchedule;
+import java.io.Serializable;
+
+/**
+ * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
+ * (computed identically everywhere from its seed), model, optimizer and learning-rate settings.
+ */
+public record StageWork(
+    String runId,
+    int stage,
+    long firstStep,
+    long endStep,
+    GroupSchedule schedule,
+    ModelSpec model,
+    OptimizerSpec optimizer,
+    LearningRateSchedule learningRate,
+    int batchSize,
+    int threads,
+    long seed,
+    long syncTimeoutMs)
+    implements Serializable {
+  public int steps() {
+    return (int) (endStep - firstStep);
+  }
+}

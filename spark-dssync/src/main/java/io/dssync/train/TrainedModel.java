@@ -1,0 +1,21 @@
+package io.dssync.train;
+
+import io.dssync.data.LabeledArrays;
+import io.dssync.replica.Evaluation;
+import io.dssync.replica.ModelReplica;
+import io.dssync.replica.ModelSpec;
+import io.dssync.replica.OptimizerSpec;
+import io.dssync.replica.Replicas;
+import java.io.Serializable;
+
+/** The consensus model: its spec and its flat state (parameters and BatchNorm statistics). */
+public record TrainedModel(ModelSpec spec, float[] state) implements Serializable {
+
+  /** Evaluates on {@code data} with a short-lived replica on this JVM. */
+  public Evaluation evaluate(LabeledArrays data, int threads) {
+    try (ModelReplica replica = Replicas.create(spec, OptimizerSpec.sgd(0, 0), threads)) {
+      replica.writeState(state);
+      return replica.evaluate(data.features(), data.labels(), data.size());
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package io.dssync.train;
+
+import io.dssync.errors.Errors;
+import io.dssync.models.Models;
+import io.dssync.replica.OptimizerSpec;
+import io.dssync.schedule.ScheduleKind;
+import io.dssync.schedule.ScheduleSpec;
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every training setting, typed and validated in one place. Build with {@link #builder()}; each
+ * {@link Setting} is also a CLI flag ({@code --group-size}) and a Spark conf key
+ * ({@code dssync.groupSize}).
+ */
+public final class TrainerConfig implements Serializable {
+  public static final Setting<Integer> WORKERS = Setting.intAtLeast("workers", 4, 1,
+      "Number of workers N (barrier tasks, one model replica each); needs N free task slots.");
+  public static final Setting<String> SCHEDULE = Setting.oneOf("schedule", "random",
+      "Group schedule: full (synchronous all-reduce), local (g = 1), random (DS-Sync), butterfly.",
+      "full", "local", "random", "butterfly");
+  public static final Setting<Integer> GROUP_SIZE = Setting.intAtLeast("groupSize", 2, 1,
+      "Group size g (1 <= g <= N); forced to N by 'full' and to 1 by 'local'.");
+  public static final Setting<Integer> SHUFFLE_PERIOD = Setting.intAtLeast("shufflePeriod", 1, 1,
+      "Steps between reshuffles of the random schedule (P).");
+  public static final Setting<Integer> GLOBAL_AVERAGE_PERIOD = Setting.intAtLeast("globalAveragePeriod", 0, 0,
+      "Average over all N workers every H steps (0 = only at the end of each stage).");
+  public static final Setting<Integer> STEPS_PER_STAGE = Setting.intAtLeast("stepsPerStage", 100, 1,
+      "Steps per barrier stage (K); the driver evaluates and reports between stages.");
+  public static final Setting<Integer> EPOCHS = Setting.intAtLeast("epochs", 2, 1,
+      "Passes over the training data (by the whole cluster).");
+  public static final Setting<Integer> BATCH_SIZE = Setting.intAtLeast("batchSize", 64, 1,
+      "Mini-batch size per worker and step.");
+  public static final Setting<String> OPTIMIZER = Setting.oneOf("optimizer", "sgd",
+      "Local optimizer: sgd (with --momentum) or adam.", "sgd", "adam");
+  public static final Setting<Double> LEARNING_RATE = Setting.positive("learningRate", 0.05,
+      "Peak learning rate.");
+  public static final Setting<Double> MOMENTUM = Setting.inUnitInterval("momentum", 0.9,
+      "SGD momentum.");
+  public static final Setting<Double> WEIGHT_DECAY = Setting.nonNegative("weightDecay", 0.0,
+      "L2 weight decay.");
+  public static final Setting<String> LR_SCHEDULE = Setting.oneOf("lrSchedule", "cosine",
+      "Learning-rate schedule over all steps: constant, cosine, or step (x0.1 at 50% and 75%).",
+      "constant", "cosine", "step");
+  public static final Setting<Integer> WARMUP_STEPS = Setting.intAtLeast("warmupSteps", 0, 0,
+      "Steps of linear learning-rate warm-up.");
+  public static final Setting<Long> SEED = Setting.longSetting("seed", 42L,
+      "Seed of the initial model, the data order and the random schedule.");
+  public static final Setting<String> MODEL = Setting.oneOf("model", "cnn",
+      "Model to train.", Models.names());
+  public static final Setting<Integer> THREADS_PER_WORKER = Setting.intAtLeast("threadsPerWorker", 1, 1,
+      "Compute threads per replica; must equal spark.task.cpus on a cluster.");
+  public static final Setting<Integer> SYNC_TIMEOUT_MS = Setting.intAtLeast("syncTimeoutMs", 120_000, 100,
+      "Deadline for a peer's chunk in a group all-reduce before the stage fails naming it.");
+  public static final Setting<Integer> SLOT_WAIT_MS = Setting.intAtLeast("slotWaitMs", 60_000, 0,
+      "How long to wait for executors to offer N task slots before failing.");
+  public static final Setting<Integer> EVAL_EVERY = Setting.intAtLeast("evalEvery", 1, 1,
+      "Evaluate the consensus model on the test split every this many stages (and at the end).");
+
+  /** All settings in documentation order. */
+  public static final List<Setting<?>> ALL = List.of(
+      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, STEPS_PER_STAGE,
+      EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
+      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, SLOT_WAIT_MS, EVAL_EVERY);
+
+  private final Map<String, Object> values;
+
+  private TrainerConfig(Map<String, Object> values) {
+    this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder preloaded with this configuration's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.values.putAll(values);
+    return b;
+  }
+
+  @SuppressWarnings("unchecked")
+  public <T> T get(Setting<T> setting) {
+    return (T) values.get(setting.name());
+  }
+
+  public Map<String, Object> asMap() {
+    return values;
+  }
+
+  public int workers() {
+    return get(WORKERS);
+  }
+
+  public ScheduleKind scheduleKind() {
+    return ScheduleKind.parse(get(SCHEDULE));
+  }
+
+  /** The effective group size: N for full, 1 for local, else the configured g. */
+  public int groupSize() {
+    return switch (scheduleKind()) {
+      case FULL -> workers();
+      case LOCAL -> 1;
+      default -> get(GROUP_SIZE);
+    };
+  }
+
+  public ScheduleSpec scheduleSpec() {
+    return new ScheduleSpec(scheduleKind(), workers(), groupSize(), get(SHUFFLE_PERIOD),
+        get(GLOBAL_AVERAGE_PERIOD), get(SEED));
+  }
+
+  public OptimizerSpec optimizerSpec() {
+    return "adam".equals(get(OPTIMIZER))
+        ? OptimizerSpec.adam(get(WEIGHT_DECAY))
+        : OptimizerSpec.sgd(get(MOMENTUM), get(WEIGHT_DECAY));
+  }
+
+  public LearningRateSchedule learningRateSchedule(long totalSteps) {
+    return new LearningRateSchedule(get(LR_SCHEDULE), get(LEARNING_RATE), get(WARMUP_STEPS), totalSteps);
+  }
+
+  /** One line per setting, for logs and the training summary. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    values.forEach((k, v) -> sb.append(k).append('=').append(v).append(' '));
+    return sb.toString().trim();
+  }
+
+  /** Collects settings, checks each as it is set, and checks combinations in {@link #build()}. */
+  public static final class Builder {
+    private final Map<String, Object> values = new LinkedHashMap<>();
+
+    private Builder() {
+      for (Setting<?> s : ALL) {
+        values.put(s.name(), s.defaultValue());
+      }
+    }
+
+    public <T> Builder set(Setting<T> setting, T value) {
+      values.put(setting.name(), setting.checked(value));
+      return this;
+    }
+
+    /** Sets a value given as text, by setting name ("groupSize") or flag ("--group-size"). */
+    public Builder set(String nameOrFlag, String text) {
+      Setting<?> s = find(nameOrFlag);
+      values.put(s.name(), s.parse(text));
+      return this;
+    }
+
+    public TrainerConfig build() {
+      TrainerConfig config = new TrainerConfig(values);
+      // Cross-setting checks live in the schedule spec (g within 1..N, butterfly needs N = g^m).
+      config.scheduleSpec().validate();
+      return config;
+    }
+
+    public static Setting<?> find(String nameOrFlag) {
+      for (Setting<?> s : ALL) {
+        if (s.name().equals(nameOrFlag) || s.flag().equals(nameOrFlag) || s.sparkConfKey().equals(nameOrFlag)) {
+          return s;
+        }
+      }
+      String[] known = ALL.stream().map(Setting::flag).toArray(String[]::new);
+      throw Errors.unknownName("setting", nameOrFlag, known);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package io.dssync.train;
+
+import io.dssync.data.DataFrames;
+import io.dssync.data.DatasetSplits;
+import io.dssync.data.LabeledArrays;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The training input: a DataFrame with a features column (vector or numeric array) and a label
+ * column, the input shape the model expects, the class count, and an optional test split that the
+ * driver evaluates the consensus model on (null for none).
+ */
+public record TrainingData(
+    Dataset<Row> frame,
+    String featuresCol,
+    String labelCol,
+    int channels,
+    int height,
+    int width,
+    int numClasses,
+    LabeledArrays test) {
+
+  public int featureSize() {
+    return channels * height * width;
+  }
+
+  /** Wraps a loaded dataset: the training split as a DataFrame, the test split kept on the driver. */
+  public static TrainingData of(SparkSession spark, DatasetSplits splits, int slices) {
+    Dataset<Row> frame = DataFrames.toDataFrame(spark, splits.train(), slices);
+    return new TrainingData(frame, "features", "label", splits.channels(), splits.height(),
+        splits.width(), splits.train().numClasses(), splits.test());
+  }
+}

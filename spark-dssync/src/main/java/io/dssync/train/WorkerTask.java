@@ -1,0 +1,129 @@
+package io.dssync.train;
+
+import io.dssync.collective.GroupAllReduce;
+import io.dssync.collective.Transport;
+import io.dssync.collective.TransportStats;
+import io.dssync.data.LabeledArrays;
+import io.dssync.data.ShardBatcher;
+import io.dssync.errors.Errors;
+import io.dssync.replica.ModelReplica;
+import io.dssync.replica.Replicas;
+import io.dssync.transport.BlockManagerTransport;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Iterator;
+import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.broadcast.Broadcast;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * The body of one barrier task: rank r trains its replica on its shard for the stage's steps,
+ * averaging inside its scheduled group after every step, and averages globally at the end.
+ */
+final class WorkerTask
+    extends AbstractFunction1<scala.collection.Iterator<LabeledArrays>, scala.collection.Iterator<WorkerResult>>
+    implements Serializable {
+  /** Rounds of the all-reduce inside one step, so block ids never collide. */
+  static final int ROUND_STEP = 0;
+  static final int ROUND_FINAL_STATE = 1;
+  static final int ROUND_FINAL_OPTIMIZER = 2;
+
+  private final StageWork work;
+  private final Broadcast<StageStart> start;
+
+  WorkerTask(StageWork work, Broadcast<StageStart> start) {
+    this.work = work;
+    this.start = start;
+  }
+
+  @Override
+  public scala.collection.Iterator<WorkerResult> apply(scala.collection.Iterator<LabeledArrays> shards) {
+    BarrierTaskContext ctx = BarrierTaskContext.get();
+    LabeledArrays shard = shards.next();
+    Duration timeout = Duration.ofMillis(work.syncTimeoutMs());
+    try (BlockManagerTransport transport = BlockManagerTransport.open(ctx, work.runId(), work.stage(), timeout);
+        ModelReplica replica = Replicas.create(work.model(), work.optimizer(), work.threads())) {
+      WorkerResult result = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
+          shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout));
+      Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
+      return scala.jdk.javaapi.CollectionConverters.asScala(out);
+    }
+  }
+
+  /** The stage's work for one rank; separate from Spark so tests can run it over any transport. */
+  WorkerResult train(int rank, String executorId, LabeledArrays shard, StageStart s, ModelReplica replica,
+      Transport transport, GroupAllReduce allReduce) {
+    replica.writeState(s.state());
+    replica.writeOptimizerState(s.optimizerState());
+    replica.setOptimizerSteps(s.optimizerSteps());
+    ShardBatcher batcher = new ShardBatcher(shard, work.batchSize(), work.seed(), rank);
+    float[] features = new float[work.batchSize() * shard.featureSize()];
+    int[] labels = new int[work.batchSize()];
+    float[] state = new float[replica.stateSize()];
+    int n = work.steps();
+    float[] loss = new float[n];
+    float[] computeMs = new float[n];
+    float[] syncMs = new float[n];
+    float[] waitMs = new float[n];
+    float[] transferMs = new float[n];
+    long[] bytes = new long[n];
+    TransportStats stats = transport.stats();
+    for (int i = 0; i < n; i++) {
+      long step = work.firstStep() + i;
+      long t0 = System.nanoTime();
+      batcher.fill(step, features, labels);
+      loss[i] = replica.trainStep(features, labels, work.batchSize(), work.learningRate().at(step));
+      if (!Float.isFinite(loss[i])) {
+        // Failing the task fails the barrier stage; the driver keeps the last consensus model.
+        throw Errors.diverged(step, loss[i]);
+      }
+      long t1 = System.nanoTime();
+      int[] group = work.schedule().groupOf(rank, step);
+      TransportStats.Snapshot before = stats.snapshot();
+      if (group.length > 1) {
+        replica.readState(state);
+        allReduce.average(group, state, step, ROUND_STEP);
+        replica.writeState(state);
+      }
+      long t2 = System.nanoTime();
+      TransportStats.Snapshot moved = stats.snapshot().minus(before);
+      computeMs[i] = (t1 - t0) / 1e6f;
+      syncMs[i] = (t2 - t1) / 1e6f;
+      waitMs[i] = moved.waitNanos() / 1e6f;
+      transferMs[i] = moved.transferNanos() / 1e6f;
+      bytes[i] = moved.bytesSent();
+    }
+    int[] everyone = allRanks(work.schedule().workers());
+    long lastStep = work.endStep() - 1;
+    replica.readState(state);
+    float[] mine = state.clone();
+    allReduce.average(everyone, state, lastStep, ROUND_FINAL_STATE);
+    double distance = distance(mine, state);
+    float[] optimizer = new float[replica.optimizerStateSize()];
+    replica.readOptimizerState(optimizer);
+    allReduce.average(everyone, optimizer, lastStep, ROUND_FINAL_OPTIMIZER);
+    StageStart consensus = rank == 0
+        ? new StageStart(state, optimizer, replica.optimizerSteps()) : null;
+    return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
+        distance, consensus);
+  }
+
+  static int[] allRanks(int n) {
+    int[] all = new int[n];
+    for (int i = 0; i < n; i++) {
+      all[i] = i;
+    }
+    return all;
+  }
+
+  /** Euclidean distance between this replica and the consensus, before the stage-end average. */
+  static double distance(float[] a, float[] b) {
+    double sum = 0;
+    for (int i = 0; i < a.length; i++) {
+      double d = a[i] - b[i];
+      sum += d * d;
+    }
+    return Math.sqrt(sum);
+  }
+}

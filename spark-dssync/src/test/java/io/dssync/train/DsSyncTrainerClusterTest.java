@@ -1,0 +1,213 @@
+package io.dssync.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.data.DatasetSplits;
+import io.dssync.data.ShardBatcher;
+import io.dssync.errors.DsSyncException;
+import io.dssync.errors.ErrorKind;
+import io.dssync.replica.ModelReplica;
+import io.dssync.replica.ModelSpec;
+import io.dssync.replica.Replicas;
+import io.dssync.testing.TestData;
+import io.dssync.testing.TestSpark;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The trainer end to end on local-cluster: four executor JVMs, so parameter blocks really cross
+ * processes. Accuracy claims use real Fashion-MNIST.
+ */
+class DsSyncTrainerClusterTest {
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = TestSpark.session();
+  }
+
+  private static TrainerConfig.Builder quick() {
+    return TrainerConfig.builder()
+        .set(TrainerConfig.SLOT_WAIT_MS, 2_000)
+        .set(TrainerConfig.SYNC_TIMEOUT_MS, 30_000);
+  }
+
+  @Test
+  void dsSyncAcrossExecutorJvmsLearnsFashionMnistWithNoDriverBlockReports() {
+    DatasetSplits data = TestData.fashionMnist(8_000, 2_000);
+    TrainerConfig config = quick()
+        .set(TrainerConfig.WORKERS, 4)
+        .set(TrainerConfig.SCHEDULE, "random")
+        .set(TrainerConfig.GROUP_SIZE, 2)
+        .set(TrainerConfig.EPOCHS, 2)
+        .set(TrainerConfig.BATCH_SIZE, 32)
+        .set(TrainerConfig.STEPS_PER_STAGE, 40)
+        .set(TrainerConfig.EVAL_EVERY, 100)
+        .build();
+    BlockReportCounter reports = new BlockReportCounter();
+    spark.sparkContext().addSparkListener(reports);
+    List<StageMetrics> seen = new ArrayList<>();
+    TrainingResult result;
+    try {
+      result = new DsSyncTrainer(spark, config)
+          .withProgress((m, stages, total) -> seen.add(m))
+          .fit(TrainingData.of(spark, data, 4));
+    } finally {
+      spark.sparkContext().removeSparkListener(reports);
+    }
+    long totalSteps = result.totalSteps();
+    seen.forEach(m -> System.out.println("[cluster e2e] " + ProgressLine.format(m, seen.size(), totalSteps)
+        + String.format(" | compute %.1f ms wait %.1f ms transfer %.1f ms", m.computeMsPerStep(), m.waitMsPerStep(),
+            m.transferMsPerStep())));
+    System.out.printf("[cluster e2e] random g=2: test accuracy %.4f, sync %.2f ms/step (%.1f%%), %d stages%n",
+        result.finalTestAccuracy(), result.history().stream().mapToDouble(StageMetrics::syncMsPerStep).average().orElse(0),
+        100 * result.meanSyncShare(), result.history().size());
+    assertTrue(result.finalTestAccuracy() >= 0.75, "test accuracy " + result.finalTestAccuracy());
+    assertEquals(0, reports.trainingBlockReports.get(), "block reports to the driver during training");
+    assertEquals(result.history().size(), seen.size(), "one progress call per stage");
+    assertTrue(result.history().stream().allMatch(m -> m.bytesSentPerStep() > 0), "groups exchanged bytes");
+  }
+
+  @Test
+  void oneWorkerOnSparkEqualsSingleProcessTrainingAcrossStages() {
+    DatasetSplits data = TestData.fashionMnist(200, 50);
+    TrainerConfig config = quick()
+        .set(TrainerConfig.WORKERS, 1)
+        .set(TrainerConfig.SCHEDULE, "full")
+        .set(TrainerConfig.MODEL, "mlp")
+        .set(TrainerConfig.OPTIMIZER, "adam")
+        .set(TrainerConfig.LEARNING_RATE, 0.001)
+        .set(TrainerConfig.EPOCHS, 1)
+        .set(TrainerConfig.BATCH_SIZE, 32)
+        .set(TrainerConfig.STEPS_PER_STAGE, 2)
+        .build();
+    TrainingResult result = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent())
+        .fit(TrainingData.of(spark, data, 3));
+    assertEquals(6, result.totalSteps());
+    assertEquals(3, result.history().size(), "three stages of two steps");
+
+    ModelSpec spec = new ModelSpec("mlp", 1, 28, 28, 10, config.get(TrainerConfig.SEED));
+    LearningRateSchedule lr = config.learningRateSchedule(result.totalSteps());
+    float[] expected;
+    try (ModelReplica single = Replicas.create(spec, config.optimizerSpec(), 1)) {
+      ShardBatcher batcher = new ShardBatcher(data.train(), 32, config.get(TrainerConfig.SEED), 0);
+      float[] f = new float[32 * 784];
+      int[] l = new int[32];
+      for (long step = 0; step < result.totalSteps(); step++) {
+        batcher.fill(step, f, l);
+        single.trainStep(f, l, 32, lr.at(step));
+      }
+      expected = new float[single.stateSize()];
+      single.readState(expected);
+    }
+    assertArrayEquals(expected, result.model().state());
+  }
+
+  @Test
+  void moreWorkersThanTaskSlotsIsRejectedBeforeAnyStageRuns() {
+    TrainerConfig config = quick().set(TrainerConfig.WORKERS, TestSpark.executorCount() + 1).build();
+    DsSyncException e = assertThrows(DsSyncException.class,
+        () -> new DsSyncTrainer(spark, config).fit(TrainingData.of(spark, TestData.fashionMnist(100, 10), 2)));
+    assertEquals(ErrorKind.CONFIG, e.kind());
+    assertTrue(e.getMessage().contains("--workers = " + (TestSpark.executorCount() + 1)), e.getMessage());
+    assertTrue(e.getMessage().contains("offers " + TestSpark.executorCount()), e.getMessage());
+  }
+
+  @Test
+  void featuresOfTheWrongLengthAreReportedWithTheExpectedLength() {
+    Dataset<Row> frame = frame(List.of(RowFactory.create(Vectors.dense(new double[10]), 1.0),
+        RowFactory.create(Vectors.dense(new double[10]), 2.0)));
+    DsSyncException e = assertThrows(DsSyncException.class, () -> fitTiny(frame, 2));
+    assertEquals(ErrorKind.DATA, e.kind());
+    assertTrue(e.getMessage().contains("784"), e.getMessage());
+  }
+
+  @Test
+  void nonFiniteFeaturesAreReported() {
+    double[] bad = new double[784];
+    bad[5] = Double.NaN;
+    Dataset<Row> frame = frame(List.of(RowFactory.create(Vectors.dense(bad), 1.0),
+        RowFactory.create(Vectors.dense(new double[784]), 2.0)));
+    DsSyncException e = assertThrows(DsSyncException.class, () -> fitTiny(frame, 2));
+    assertEquals(ErrorKind.DATA, e.kind());
+    assertTrue(e.getMessage().toLowerCase().contains("nan") || e.getMessage().contains("finite"), e.getMessage());
+  }
+
+  @Test
+  void labelsOutOfRangeAreReported() {
+    Dataset<Row> frame = frame(List.of(RowFactory.create(Vectors.dense(new double[784]), 10.0),
+        RowFactory.create(Vectors.dense(new double[784]), 2.0)));
+    DsSyncException e = assertThrows(DsSyncException.class, () -> fitTiny(frame, 2));
+    assertEquals(ErrorKind.DATA, e.kind());
+    assertTrue(e.getMessage().contains("10"), e.getMessage());
+  }
+
+  @Test
+  void fewerExamplesThanWorkersIsReportedInsteadOfTrainingOnEmptyShards() {
+    Dataset<Row> frame = frame(List.of(RowFactory.create(Vectors.dense(new double[784]), 1.0),
+        RowFactory.create(Vectors.dense(new double[784]), 2.0)));
+    DsSyncException e = assertThrows(DsSyncException.class, () -> fitTiny(frame, 4));
+    assertEquals(ErrorKind.DATA, e.kind());
+    assertTrue(e.getMessage().contains("fewer than the 4 workers"), e.getMessage());
+  }
+
+  @Test
+  void missingColumnsAreNamed() {
+    Dataset<Row> frame = frame(List.of(RowFactory.create(Vectors.dense(new double[784]), 1.0)))
+        .withColumnRenamed("label", "target");
+    DsSyncException e = assertThrows(DsSyncException.class, () -> fitTiny(frame, 1));
+    assertTrue(e.getMessage().contains("label"), e.getMessage());
+    assertTrue(e.getMessage().contains("target"), e.getMessage());
+  }
+
+  @Test
+  void aNonFiniteLossStopsTrainingNamingTheStepAndKeepsTheLastConsensusModel() {
+    DatasetSplits data = TestData.fashionMnist(512, 50);
+    TrainerConfig config = quick()
+        .set(TrainerConfig.WORKERS, 2)
+        .set(TrainerConfig.SCHEDULE, "full")
+        .set(TrainerConfig.MODEL, "mlp")
+        .set(TrainerConfig.LEARNING_RATE, 1e30)
+        .set(TrainerConfig.LR_SCHEDULE, "constant")
+        .set(TrainerConfig.BATCH_SIZE, 32)
+        .set(TrainerConfig.STEPS_PER_STAGE, 50)
+        .build();
+    DsSyncException e = assertThrows(DsSyncException.class,
+        () -> new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent())
+            .fit(TrainingData.of(spark, data, 2)));
+    assertEquals(ErrorKind.DIVERGED, e.kind(), e.getMessage());
+    assertTrue(e.getMessage().matches("(?s).*at step \\d+.*"), e.getMessage());
+    TrainingResult partial = (TrainingResult) e.partialResult().orElseThrow();
+    for (float v : partial.model().state()) {
+      assertTrue(Float.isFinite(v), "the kept consensus model is the finite one from before the stage");
+    }
+  }
+
+  private static void fitTiny(Dataset<Row> frame, int workers) {
+    TrainerConfig config = quick().set(TrainerConfig.WORKERS, workers).set(TrainerConfig.SCHEDULE, "full")
+        .set(TrainerConfig.MODEL, "mlp")
+        .set(TrainerConfig.BATCH_SIZE, 1).set(TrainerConfig.EPOCHS, 1).build();
+    new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent())
+        .fit(new TrainingData(frame, "features", "label", 1, 28, 28, 10, null));
+  }
+
+  private static Dataset<Row> frame(List<Row> rows) {
+    StructType schema = new StructType()
+        .add("features", new org.apache.spark.ml.linalg.VectorUDT(), true)
+        .add("label", DataTypes.DoubleType, true);
+    return spark.createDataFrame(rows, schema);
+  }
+
+}

@@ -1,0 +1,193 @@
+package io.dssync.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.collective.GroupAllReduce;
+import io.dssync.collective.InMemoryTransport;
+import io.dssync.data.DatasetSplits;
+import io.dssync.data.LabeledArrays;
+import io.dssync.data.ShardBatcher;
+import io.dssync.replica.ModelReplica;
+import io.dssync.replica.ModelSpec;
+import io.dssync.replica.OptimizerSpec;
+import io.dssync.replica.Replicas;
+import io.dssync.schedule.GroupSchedule;
+import io.dssync.schedule.ScheduleKind;
+import io.dssync.schedule.ScheduleSpec;
+import io.dssync.schedule.Schedules;
+import io.dssync.testing.TestData;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The invariants of DESIGN.md section 4, checked on the real worker loop ({@link WorkerTask#train})
+ * with real replicas and real data, ranks on threads over the in-memory transport. Each reference
+ * is computed independently of the engine and must match bit for bit.
+ */
+class EngineInvariantsTest {
+  private static final int N = 4;
+  private static final int STEPS = 5;
+  private static final int BATCH = 16;
+  private static final long SEED = 7;
+  private static final OptimizerSpec SGD = OptimizerSpec.sgd(0.9, 0.0);
+  private static DatasetSplits data;
+  private static ModelSpec cnn;
+  private static ExecutorService threads;
+
+  @BeforeAll
+  static void load() {
+    data = TestData.fashionMnist(800, 100);
+    cnn = new ModelSpec("cnn", 1, 28, 28, 10, SEED);
+    threads = Executors.newFixedThreadPool(N);
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    threads.shutdownNow();
+    threads.awaitTermination(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void groupOfAllWorkersEqualsSynchronousAveragingOfAllReplicas() throws Exception {
+    float[] engine = runEngine(ScheduleKind.FULL, N, 0, SGD);
+    float[] reference = referenceRun(N, SGD, true);
+    assertArrayEquals(reference, engine);
+  }
+
+  @Test
+  void groupsOfOneWithoutGlobalAverageEqualIndependentTrainingsAveragedAtTheEnd() throws Exception {
+    float[] engine = runEngine(ScheduleKind.LOCAL, 1, 0, SGD);
+    float[] reference = referenceRun(N, SGD, false);
+    assertArrayEquals(reference, engine);
+    // and it differs from synchronous training, so the comparison can tell them apart
+    assertFalse(Arrays.equals(referenceRun(N, SGD, true), engine));
+  }
+
+  @Test
+  void oneWorkerEqualsSingleProcessTrainingWithTheSameSeed() throws Exception {
+    OptimizerSpec adam = OptimizerSpec.adam(0.0);
+    float[] engine = runEngineWith(1, ScheduleKind.FULL, 1, 0, adam);
+    float[] reference = referenceRun(1, adam, true);
+    assertArrayEquals(reference, engine);
+  }
+
+  @Test
+  void randomGroupsOfTwoMoveReplicasTowardsEachOtherButNotToFullConsensus() throws Exception {
+    float[] dsSync = runEngine(ScheduleKind.RANDOM, 2, 0, SGD);
+    assertFalse(Arrays.equals(referenceRun(N, SGD, true), dsSync));
+    assertFalse(Arrays.equals(referenceRun(N, SGD, false), dsSync));
+    for (float v : dsSync) {
+      assertTrue(Float.isFinite(v));
+    }
+  }
+
+  private float[] runEngine(ScheduleKind kind, int g, int h, OptimizerSpec opt) throws Exception {
+    return runEngineWith(N, kind, g, h, opt);
+  }
+
+  /** Runs {@code n} ranks of the real worker loop on threads and returns rank 0's consensus state. */
+  private float[] runEngineWith(int n, ScheduleKind kind, int g, int h, OptimizerSpec opt) throws Exception {
+    GroupSchedule schedule = Schedules.create(new ScheduleSpec(kind, n, g, 1, h, SEED));
+    LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
+    StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, 1, SEED, 30_000);
+    StageStart start;
+    try (ModelReplica init = Replicas.create(cnn, opt, 1)) {
+      float[] s = new float[init.stateSize()];
+      init.readState(s);
+      start = new StageStart(s, new float[init.optimizerStateSize()], 0);
+    }
+    List<InMemoryTransport> transports = InMemoryTransport.create(n);
+    List<LabeledArrays> shards = shards(n);
+    WorkerTask task = new WorkerTask(work, null);
+    List<Future<WorkerResult>> futures = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      int rank = r;
+      StageStart s0 = start;
+      futures.add(threads.submit(() -> {
+        try (ModelReplica replica = Replicas.create(cnn, opt, 1)) {
+          InMemoryTransport t = transports.get(rank);
+          return task.train(rank, "thread-" + rank, shards.get(rank), s0, replica, t,
+              new GroupAllReduce(t, Duration.ofSeconds(30)));
+        }
+      }));
+    }
+    WorkerResult first = futures.get(0).get(120, TimeUnit.SECONDS);
+    for (Future<WorkerResult> f : futures) {
+      f.get(120, TimeUnit.SECONDS);
+    }
+    return first.consensus().state();
+  }
+
+  /**
+   * The reference, written without the engine: N replicas step on their shards; with
+   * {@code averageEveryStep} their states are replaced by the plain mean after every step; the
+   * result is the plain mean at the end (float sum in rank order divided by N, as specified).
+   */
+  private float[] referenceRun(int n, OptimizerSpec opt, boolean averageEveryStep) {
+    List<LabeledArrays> shards = shards(n);
+    LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
+    List<ModelReplica> replicas = new ArrayList<>();
+    try {
+      List<ShardBatcher> batchers = new ArrayList<>();
+      for (int r = 0; r < n; r++) {
+        replicas.add(Replicas.create(cnn, opt, 1));
+        batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
+      }
+      float[] features = new float[BATCH * 784];
+      int[] labels = new int[BATCH];
+      for (int step = 0; step < STEPS; step++) {
+        for (int r = 0; r < n; r++) {
+          batchers.get(r).fill(step, features, labels);
+          replicas.get(r).trainStep(features, labels, BATCH, lr.at(step));
+        }
+        if (averageEveryStep && n > 1) {
+          float[] mean = mean(replicas);
+          replicas.forEach(rep -> rep.writeState(mean));
+        }
+      }
+      return n == 1 ? state(replicas.get(0)) : mean(replicas);
+    } finally {
+      replicas.forEach(ModelReplica::close);
+    }
+  }
+
+  private static float[] state(ModelReplica replica) {
+    float[] s = new float[replica.stateSize()];
+    replica.readState(s);
+    return s;
+  }
+
+  private static float[] mean(List<ModelReplica> replicas) {
+    float[] sum = state(replicas.get(0));
+    for (int r = 1; r < replicas.size(); r++) {
+      float[] s = state(replicas.get(r));
+      for (int i = 0; i < sum.length; i++) {
+        sum[i] += s[i];
+      }
+    }
+    for (int i = 0; i < sum.length; i++) {
+      sum[i] /= replicas.size();
+    }
+    return sum;
+  }
+
+  /** Shard r = examples whose index is r modulo n, exactly as the trainer shards a DataFrame. */
+  private static List<LabeledArrays> shards(int n) {
+    List<LabeledArrays> out = new ArrayList<>();
+    for (ShardedData.Piece p : ShardedData.split(0, 0, data.train(), n)) {
+      out.add(p.data());
+    }
+    return out;
+  }
+}
