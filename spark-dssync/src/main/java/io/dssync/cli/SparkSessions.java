@@ -9,6 +9,11 @@ final class SparkSessions {
 
   static SparkSession forMaster(String master, TrainerConfig config) {
     SparkSession.Builder b = SparkSession.builder().appName("dssync-train");
+    if (master.startsWith("local-cluster")) {
+      // Real executor JVMs on this machine: they need our class path and the offline DJL engine.
+      b.config("spark.executor.extraClassPath", System.getProperty("java.class.path"))
+          .config("spark.executor.extraJavaOptions", "-Dai.djl.offline=true");
+    }
     if (master.startsWith("local")) {
       // Local mode binds to loopback only; nothing is exposed to the network.
       b.master(master)

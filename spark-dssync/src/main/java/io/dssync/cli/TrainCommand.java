@@ -7,6 +7,7 @@ import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
+import io.dssync.transport.DriverBlockReports;
 import java.io.PrintStream;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -51,15 +52,20 @@ final class TrainCommand {
     try {
       DatasetSplits used = new DatasetSplits(trainSet, testSet, splits.channels(), splits.height(),
           splits.width(), splits.name());
+      DriverBlockReports reports = new DriverBlockReports();
+      spark.sparkContext().addSparkListener(reports);
       TrainingResult result = new DsSyncTrainer(spark, config)
           .fit(TrainingData.of(spark, used, config.workers()));
       out.printf(Locale.ROOT,
           "dssync train: schedule=%s g=%d workers=%d steps=%d wall=%.1fs final_test_accuracy=%.4f"
-              + " sync_share=%.3f sync_ms_per_step=%.2f samples_per_s=%.0f%n",
+              + " sync_share=%.3f sync_ms_per_step=%.2f compute_ms_per_step=%.2f samples_per_s=%.0f"
+              + " driver_block_reports=%d%n",
           config.get(TrainerConfig.SCHEDULE), config.groupSize(), config.workers(), result.totalSteps(),
           result.wallSeconds(), result.finalTestAccuracy(), result.meanSyncShare(),
           result.history().stream().mapToDouble(m -> m.syncMsPerStep()).average().orElse(0),
-          result.history().stream().mapToDouble(m -> m.samplesPerSecond()).average().orElse(0));
+          result.history().stream().mapToDouble(m -> m.computeMsPerStep()).average().orElse(0),
+          result.history().stream().mapToDouble(m -> m.samplesPerSecond()).average().orElse(0),
+          reports.count());
       return 0;
     } finally {
       spark.stop();

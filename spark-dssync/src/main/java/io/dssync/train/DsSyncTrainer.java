@@ -91,7 +91,7 @@ public final class DsSyncTrainer {
         StageMetrics metrics = StageSummaries.summarize(work, results, seconds, (double) end / stepsPerEpoch,
             (long) n * batch, eval);
         history.add(metrics);
-        progress.onStage(metrics, stages, totalSteps);
+        progress.onStage(metrics, StageSummaries.steps(work, results), stages, totalSteps);
       }
       return new TrainingResult(new TrainedModel(spec, consensus.state()), history, config.describe(),
           totalSteps, (System.nanoTime() - started) / 1e9);

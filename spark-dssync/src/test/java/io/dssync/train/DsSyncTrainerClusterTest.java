@@ -14,6 +14,7 @@ import io.dssync.replica.ModelSpec;
 import io.dssync.replica.Replicas;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
+import io.dssync.transport.DriverBlockReports;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.ml.linalg.Vectors;
@@ -56,13 +57,13 @@ class DsSyncTrainerClusterTest {
         .set(TrainerConfig.STEPS_PER_STAGE, 40)
         .set(TrainerConfig.EVAL_EVERY, 100)
         .build();
-    BlockReportCounter reports = new BlockReportCounter();
+    DriverBlockReports reports = new DriverBlockReports();
     spark.sparkContext().addSparkListener(reports);
     List<StageMetrics> seen = new ArrayList<>();
     TrainingResult result;
     try {
       result = new DsSyncTrainer(spark, config)
-          .withProgress((m, stages, total) -> seen.add(m))
+          .withProgress((m, steps, stages, total) -> seen.add(m))
           .fit(TrainingData.of(spark, data, 4));
     } finally {
       spark.sparkContext().removeSparkListener(reports);
@@ -75,7 +76,7 @@ class DsSyncTrainerClusterTest {
         result.finalTestAccuracy(), result.history().stream().mapToDouble(StageMetrics::syncMsPerStep).average().orElse(0),
         100 * result.meanSyncShare(), result.history().size());
     assertTrue(result.finalTestAccuracy() >= 0.75, "test accuracy " + result.finalTestAccuracy());
-    assertEquals(0, reports.trainingBlockReports.get(), "block reports to the driver during training");
+    assertEquals(0, reports.count(), "block reports to the driver during training");
     assertEquals(result.history().size(), seen.size(), "one progress call per stage");
     assertTrue(result.history().stream().allMatch(m -> m.bytesSentPerStep() > 0), "groups exchanged bytes");
   }

@@ -18,12 +18,9 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.SparkException;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerBlockUpdated;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.StorageLevel;
@@ -104,7 +101,7 @@ class BlockManagerTransportTest {
   @Test
   void exchangeStepsMakeNoDriverBlockUpdates() throws Exception {
     int steps = 50;
-    BlockEventCounter events = new BlockEventCounter();
+    DriverBlockReports events = new DriverBlockReports();
     SparkContext sc = TestSpark.session().sparkContext();
     sc.addSparkListener(events);
     try {
@@ -128,7 +125,7 @@ class BlockManagerTransportTest {
       }
       // A put with tellMaster=true, a removal through the master or a fetch of a block that is
       // not there yet would each show up here (see the control test below).
-      assertEquals(List.of(), List.copyOf(events.names), "block updates the driver saw for dssync blocks");
+      assertEquals(List.of(), events.names(), "block updates the driver saw for dssync blocks");
     } finally {
       sc.removeSparkListener(events);
     }
@@ -137,7 +134,7 @@ class BlockManagerTransportTest {
   /** Control for the test above: the listener does see the two ways a step could reach the driver. */
   @Test
   void reportedPutAndBlindFetchAreSeenByTheDriver() throws Exception {
-    BlockEventCounter events = new BlockEventCounter();
+    DriverBlockReports events = new DriverBlockReports();
     SparkContext sc = TestSpark.session().sparkContext();
     sc.addSparkListener(events);
     try {
@@ -166,7 +163,7 @@ class BlockManagerTransportTest {
       });
       assertEquals(List.of("", "", "", ""), outcomes);
       sc.listenerBus().waitUntilEmpty(TIMEOUT.toMillis());
-      Set<String> seen = new HashSet<>(events.names);
+      Set<String> seen = new HashSet<>(events.names());
       assertTrue(seen.contains("test_dssync-control-0-0-0-0-0-0"), "reported put, seen: " + seen);
       assertTrue(seen.contains("test_dssync-control-0-1-0-0-0-0"), "blind fetch, seen: " + seen);
     } finally {
@@ -284,19 +281,6 @@ class BlockManagerTransportTest {
             + " s: a waiting transport did not notice that Spark killed its task");
       }
       Thread.sleep(100);
-    }
-  }
-
-  /** Driver-side listener: names of dssync blocks the driver's block tracker was told about. */
-  private static final class BlockEventCounter extends SparkListener {
-    final ConcurrentLinkedQueue<String> names = new ConcurrentLinkedQueue<>();
-
-    @Override
-    public void onBlockUpdated(SparkListenerBlockUpdated event) {
-      String name = event.blockUpdatedInfo().blockId().name();
-      if (name.startsWith(BlockIds.NAME_PREFIX)) {
-        names.add(name);
-      }
     }
   }
 }
