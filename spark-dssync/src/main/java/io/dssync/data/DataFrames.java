@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.VectorUDT;
@@ -36,18 +37,21 @@ public final class DataFrames {
 
   /**
    * A DataFrame with columns {@code features} (dense ml Vector) and {@code label} (double), in
-   * {@code numSlices} partitions that keep the input's order. Rows are built on the executors from
-   * float slices, which ship half the bytes of ready-made double vectors.
+   * {@code numSlices} partitions that keep the input's order. The arrays travel once, as a
+   * broadcast (a task closure would carry them in every task and trip Spark's task-size warning);
+   * rows are built on the executors from float slices, half the bytes of double vectors.
    */
   public static Dataset<Row> toDataFrame(SparkSession spark, LabeledArrays data, int numSlices) {
     if (numSlices < 1) {
       throw Errors.invalidSetting("numSlices", numSlices, "must be at least 1",
           "Pass the number of partitions wanted, e.g. the number of workers.");
     }
-    List<LabeledArrays> slices = slices(data, numSlices);
-    JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .parallelize(slices, slices.size())
-        .mapPartitions(DataFrames::rowsOf, true);
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<LabeledArrays> shared = jsc.broadcast(data);
+    int slices = Math.max(1, Math.min(numSlices, data.size()));
+    List<Integer> sliceIds = java.util.stream.IntStream.range(0, slices).boxed().toList();
+    JavaRDD<Row> rows = jsc.parallelize(sliceIds, slices)
+        .mapPartitions(ids -> rowsOf(shared.value(), ids.next(), slices), true);
     StructType schema = new StructType(new StructField[] {
         DataTypes.createStructField(FEATURES, SQLDataTypes.VectorType(), false),
         DataTypes.createStructField(LABEL, DataTypes.DoubleType, false)});
@@ -73,6 +77,20 @@ public final class DataFrames {
           "Use fewer workers or more data");
     }
     return packer.result();
+  }
+
+  /**
+   * The rows of {@code data} (only the two columns) whose features and label pass the checks of
+   * {@link #collect}; the others are dropped and logged (the first few per partition), for the
+   * {@code --bad-records skip} policy. Problems with the columns themselves still fail at once.
+   */
+  public static Dataset<Row> dropBadRecords(Dataset<Row> data, String featuresCol, String labelCol,
+      int featureSize, int numClasses) {
+    requireColumns(data.schema(), featuresCol, labelCol);
+    Dataset<Row> columns = data.select(featuresCol, labelCol);
+    JavaRDD<Row> kept = columns.javaRDD().mapPartitionsWithIndex(
+        (p, rows) -> new GoodRows(rows, featureSize, numClasses, p), true);
+    return data.sparkSession().createDataFrame(kept, columns.schema());
   }
 
   /**
@@ -108,42 +126,30 @@ public final class DataFrames {
         "Set " + setting + " to one of those columns.");
   }
 
-  /** Splits into at most {@code numSlices} contiguous copies, sizes differing by at most one. */
-  static List<LabeledArrays> slices(LabeledArrays data, int numSlices) {
+  /**
+   * The rows of contiguous slice {@code s} of {@code slices} (sizes differ by at most one), read
+   * straight from the shared arrays.
+   */
+  private static Iterator<Row> rowsOf(LabeledArrays data, int s, int slices) {
     int n = data.size();
     int f = data.featureSize();
-    List<LabeledArrays> slices = new ArrayList<>(numSlices);
-    for (int s = 0; s < numSlices; s++) {
-      int from = (int) ((long) n * s / numSlices);
-      int to = (int) ((long) n * (s + 1) / numSlices);
-      slices.add(new LabeledArrays(
-          Arrays.copyOfRange(data.features(), from * f, to * f),
-          Arrays.copyOfRange(data.labels(), from, to), f, data.numClasses()));
-    }
-    return slices;
-  }
-
-  private static Iterator<Row> rowsOf(Iterator<LabeledArrays> slices) {
-    if (!slices.hasNext()) {
-      return Collections.emptyIterator();
-    }
-    LabeledArrays slice = slices.next();
-    int f = slice.featureSize();
+    int from = (int) ((long) n * s / slices);
+    int to = (int) ((long) n * (s + 1) / slices);
     return new Iterator<>() {
-      private int i;
+      private int i = from;
 
       @Override
       public boolean hasNext() {
-        return i < slice.size();
+        return i < to;
       }
 
       @Override
       public Row next() {
         double[] values = new double[f];
         for (int j = 0; j < f; j++) {
-          values[j] = slice.features()[i * f + j];
+          values[j] = data.features()[i * f + j];
         }
-        return RowFactory.create(Vectors.dense(values), (double) slice.labels()[i++]);
+        return RowFactory.create(Vectors.dense(values), (double) data.labels()[i++]);
       }
     };
   }

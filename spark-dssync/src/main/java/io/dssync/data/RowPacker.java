@@ -14,6 +14,8 @@ final class RowPacker {
   private float[] features;
   private int[] labels;
   private int size;
+  /** Row number of index 0 in error messages (see {@link #restartAt}). */
+  private int firstRow;
 
   RowPacker(int featureSize, int numClasses, String where) {
     this.featureSize = featureSize;
@@ -56,6 +58,15 @@ final class RowPacker {
           + ", not an ml Vector or an array of numbers", "Assemble the features into a vector");
     }
     size++;
+  }
+
+  /**
+   * Forgets the rows packed so far, keeping the arrays, and numbers the next row {@code row} in
+   * error messages: validates a stream one row at a time without growing.
+   */
+  void restartAt(int row) {
+    size = 0;
+    firstRow = row;
   }
 
   LabeledArrays result() {
@@ -115,6 +126,6 @@ final class RowPacker {
   }
 
   private RuntimeException bad(String problem, String fix) {
-    return Errors.badRecord(where + ", row " + size, problem, fix);
+    return Errors.badRecord(where + ", row " + (firstRow + size), problem, fix);
   }
 }

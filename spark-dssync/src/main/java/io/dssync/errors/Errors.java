@@ -109,6 +109,39 @@ public final class Errors {
             + ". Pass the group that GroupSchedule.groupOf(rank, step) returns for this rank.");
   }
 
+  /** A checkpoint could not be written or read at {@code path}. */
+  public static DsSyncException checkpointIo(String what, String path, Throwable cause) {
+    return new DsSyncException(ErrorKind.CONFIG, "Could not " + what + " checkpoint " + path + ": "
+        + cause + ". Check that the directory exists or can be created and is writable"
+        + " (--checkpoint-dir / --resume take any Hadoop file system URI, e.g. file:///..., hdfs://...).", cause);
+  }
+
+  /** Resuming with a setting that changes the training trajectory from the one the checkpoint was made with. */
+  public static DsSyncException checkpointMismatch(String path, String setting, Object saved, Object now) {
+    return new DsSyncException(ErrorKind.CONFIG, "Cannot resume from " + path + ": it was made with "
+        + setting + " = " + saved + " but this run has " + now + ". Resume with the same " + setting
+        + " (the schedule, data order and learning rate depend on it) or start a fresh run.");
+  }
+
+  /** A stage kept failing with retryable errors; {@code last} is the final attempt's error. */
+  public static DsSyncException stageAttemptsExhausted(int stage, int attempts, DsSyncException last) {
+    return new DsSyncException(last.kind(), "Stage " + stage + " failed " + attempts + " times (dssync.maxStageAttempts = "
+        + attempts + "); giving up. Last error: " + last.getMessage()
+        + " Check executor logs for lost executors, or raise --max-stage-attempts.", last);
+  }
+
+  /** A failure injected on purpose by the spark.dssync.test.* hooks (tests only). */
+  public static DsSyncException injectedFault(int rank, long step, String how) {
+    return new DsSyncException(ErrorKind.STAGE_FAILED, "Injected test fault (" + how + ") at step " + step
+        + " on rank " + rank + " (spark.dssync.test.failAtStep is set; unset it for real training).");
+  }
+
+  /** A saved model or metrics file at {@code path} that cannot be written or read as expected. */
+  public static DsSyncException modelFile(String path, String problem) {
+    return new DsSyncException(ErrorKind.DATA, "File " + path + " " + problem
+        + ". Save it again with model.write().save(path) or 'dssync train --metrics-out'; check the path.");
+  }
+
   /** The executor's block store refused a chunk (usually: not enough storage memory). */
   public static DsSyncException blockStoreRefused(int rank, long step, String block, long bytes) {
     return new DsSyncException(

@@ -1,7 +1,9 @@
 package io.dssync.train;
 
+import io.dssync.data.DataFrames;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
+import io.dssync.errors.ErrorKind;
 import io.dssync.errors.Errors;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
@@ -12,24 +14,44 @@ import io.dssync.schedule.Schedules;
 import io.dssync.transport.ClusterSlots;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.reflect.ClassTag$;
 
 /**
  * The driver side of DS-Sync training. Training runs as a sequence of barrier stages of K steps;
- * the driver owns the consensus model between stages (evaluation, progress) and stays off the
- * per-step data path: workers exchange parameters with each other through the transport.
+ * the driver owns the consensus model between stages (evaluation, progress, checkpoints) and stays
+ * off the per-step data path: workers exchange parameters with each other through the transport.
+ *
+ * <p>A stage that fails because an executor or a barrier task was lost (or a peer timed out) is
+ * run again from the same consensus, up to {@code maxStageAttempts} times: the consensus did not
+ * change, so no step is counted twice. Data, configuration and divergence errors are not retried.
  */
 public final class DsSyncTrainer {
+  private static final Logger LOG = LoggerFactory.getLogger(DsSyncTrainer.class);
+  /** Settings that do not change what is computed, so a resumed run may change them. */
+  private static final List<String> FREE_ON_RESUME = List.of(
+      TrainerConfig.THREADS_PER_WORKER.name(), TrainerConfig.SYNC_TIMEOUT_MS.name(),
+      TrainerConfig.SLOT_WAIT_MS.name(), TrainerConfig.EVAL_EVERY.name(), TrainerConfig.CHECKPOINT_DIR.name(),
+      TrainerConfig.CHECKPOINT_EVERY.name(), TrainerConfig.CHECKPOINT_KEEP.name(), TrainerConfig.RESUME.name(),
+      TrainerConfig.MAX_STAGE_ATTEMPTS.name());
+
   private final SparkSession spark;
   private final TrainerConfig config;
   private ProgressListener progress = ProgressListener.printing();
+  private final List<StageRetry> retries = Collections.synchronizedList(new ArrayList<>());
+  private long skippedRecords;
+  private long resumedAtStep = -1;
 
   public DsSyncTrainer(SparkSession spark, TrainerConfig config) {
     this.spark = spark;
@@ -41,6 +63,21 @@ public final class DsSyncTrainer {
     return this;
   }
 
+  /** The stage attempts the last {@link #fit} retried, in order (empty when nothing failed). */
+  public List<StageRetry> retries() {
+    return List.copyOf(retries);
+  }
+
+  /** Input rows the last {@link #fit} dropped under {@code --bad-records skip}. */
+  public long skippedRecords() {
+    return skippedRecords;
+  }
+
+  /** The step the last {@link #fit} resumed at from a checkpoint, or -1 when it started fresh. */
+  public long resumedAtStep() {
+    return resumedAtStep;
+  }
+
   /**
    * Trains on {@code data}. A non-finite loss stops training with a {@link DsSyncException} whose
    * message names the step; the last consensus model is kept as its partial result.
@@ -48,20 +85,35 @@ public final class DsSyncTrainer {
   public TrainingResult fit(TrainingData data) {
     SparkContext sc = spark.sparkContext();
     int n = config.workers();
+    retries.clear();
     ClusterSlots.requireStaticAllocation(sc.conf());
-    ClusterSlots.await(sc, n, Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS)));
+    Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
+    ClusterSlots.await(sc, n, slotWait);
     ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
         data.width(), data.numClasses(), config.get(TrainerConfig.SEED));
     GroupSchedule schedule = Schedules.create(config.scheduleSpec());
+    boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
     JavaRDD<LabeledArrays> shards;
+    long inputRows = 0;
     try {
-      shards = ShardedData.shard(data.frame(), data.featuresCol(), data.labelCol(), data.featureSize(),
+      Dataset<Row> frame = data.frame();
+      if (skipBad) {
+        inputRows = frame.count();
+        frame = DataFrames.dropBadRecords(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
+            data.numClasses());
+      }
+      shards = ShardedData.shard(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
           data.numClasses(), n);
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       // Bad records are found on executors; their DsSyncException reaches us as text.
       throw Errors.fromTaskFailure(e);
     }
     long examples = shards.map(LabeledArrays::size).reduce(Integer::sum);
+    skippedRecords = skipBad ? inputRows - examples : 0;
+    if (skippedRecords > 0) {
+      LOG.warn("Skipped {} of {} input rows as bad records (--bad-records skip); executor logs show the first"
+          + " few per partition", skippedRecords, inputRows);
+    }
     int batch = config.get(TrainerConfig.BATCH_SIZE);
     long stepsPerEpoch = Math.max(1, examples / ((long) n * batch));
     long totalSteps = stepsPerEpoch * config.get(TrainerConfig.EPOCHS);
@@ -70,28 +122,42 @@ public final class DsSyncTrainer {
     String runId = UUID.randomUUID().toString().substring(0, 8);
     int threads = config.get(TrainerConfig.THREADS_PER_WORKER);
     LearningRateSchedule lr = config.learningRateSchedule(totalSteps);
+    CheckpointStore store = checkpointStore(sc);
 
     List<StageMetrics> history = new ArrayList<>();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     long started = System.nanoTime();
+    Run run = new Run(jsc, shards, runId, schedule, spec, lr, batch, totalSteps, slotWait);
     try (ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
       StageStart consensus = initialState(driverReplica);
-      for (int stage = 0; stage < stages; stage++) {
+      int firstStage = 0;
+      resumedAtStep = -1;
+      Checkpoint resumed = resume(totalSteps, consensus);
+      if (resumed != null) {
+        consensus = resumed.toStageStart();
+        firstStage = resumed.stagesDone();
+        resumedAtStep = resumed.step();
+      }
+      for (int stage = firstStage; stage < stages; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
-        StageWork work = new StageWork(runId, stage, first, end, schedule, spec, config.optimizerSpec(),
-            lr, batch, threads, config.get(TrainerConfig.SEED), config.get(TrainerConfig.SYNC_TIMEOUT_MS));
         long t0 = System.nanoTime();
-        List<WorkerResult> results = runStage(sc, jsc, shards, work, consensus, history, spec, totalSteps);
+        StageAttempt done = runWithRetries(run, stage, first, end, consensus, history);
         double seconds = (System.nanoTime() - t0) / 1e9;
+        List<WorkerResult> results = done.results();
         consensus = results.stream().filter(r -> r.consensus() != null).findFirst().orElseThrow().consensus();
         boolean evaluate = data.test() != null && ((stage + 1) % config.get(TrainerConfig.EVAL_EVERY) == 0
             || stage == stages - 1);
         Evaluation eval = evaluate ? evaluate(driverReplica, consensus, data.test()) : null;
-        StageMetrics metrics = StageSummaries.summarize(work, results, seconds, (double) end / stepsPerEpoch,
-            (long) n * batch, eval);
+        StageMetrics metrics = StageSummaries.summarize(done.work(), results, seconds,
+            (double) end / stepsPerEpoch, (long) n * batch, eval);
         history.add(metrics);
-        progress.onStage(metrics, StageSummaries.steps(work, results), stages, totalSteps);
+        if (store != null && ((stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1)) {
+          store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED),
+              settingsText(), consensus.state(), consensus.optimizerState(), consensus.optimizerSteps()),
+              config.get(TrainerConfig.CHECKPOINT_KEEP));
+        }
+        progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
       }
       return new TrainingResult(new TrainedModel(spec, consensus.state()), history, config.describe(),
           totalSteps, (System.nanoTime() - started) / 1e9);
@@ -101,25 +167,110 @@ public final class DsSyncTrainer {
     }
   }
 
-  private List<WorkerResult> runStage(SparkContext sc, JavaSparkContext jsc, JavaRDD<LabeledArrays> shards,
-      StageWork work, StageStart consensus, List<StageMetrics> history, ModelSpec spec, long totalSteps) {
+  /** What stays the same for every stage of one fit. */
+  private record Run(JavaSparkContext jsc, JavaRDD<LabeledArrays> shards, String runId, GroupSchedule schedule,
+      ModelSpec spec, LearningRateSchedule lr, int batch, long totalSteps, Duration slotWait) {}
+
+  /** The work of one stage attempt and what its workers returned. */
+  private record StageAttempt(StageWork work, List<WorkerResult> results) {}
+
+  private StageAttempt runWithRetries(Run run, int stage, long first, long end, StageStart consensus,
+      List<StageMetrics> history) {
+    int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
+    long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
+    for (int attempt = 1; ; attempt++) {
+      // A fresh run id per attempt: a retry's block ids can never meet the failed attempt's leftovers.
+      String attemptRunId = attempt == 1 ? run.runId() : run.runId() + ".a" + attempt;
+      StageWork work = new StageWork(attemptRunId, stage, first, end, run.schedule(), run.spec(),
+          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout);
+      TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
+      try {
+        return new StageAttempt(work, runStage(run, work, fault, consensus, history));
+      } catch (DsSyncException e) {
+        if (!retryable(e.kind())) {
+          throw e;
+        }
+        if (attempt >= maxAttempts) {
+          throw Errors.stageAttemptsExhausted(stage + 1, attempt, e)
+              .withPartialResult(e.partialResult().orElse(null));
+        }
+        retries.add(new StageRetry(stage + 1, attempt, e.kind(), e.getMessage()));
+        LOG.warn("dssync stage {} attempt {}/{} failed [{}]: {} -- retrying from the consensus after step {}",
+            stage + 1, attempt, maxAttempts, e.kind(), e.getMessage(), first);
+        // A lost executor is replaced by the cluster manager; the barrier stage needs all N slots back.
+        ClusterSlots.await(run.jsc().sc(), config.workers(), run.slotWait());
+      }
+    }
+  }
+
+  /** Failures a rerun can cure; bad data, bad settings and divergence would fail the same way again. */
+  static boolean retryable(ErrorKind kind) {
+    return kind == ErrorKind.STAGE_FAILED || kind == ErrorKind.SYNC_TIMEOUT || kind == ErrorKind.TRANSPORT;
+  }
+
+  private List<WorkerResult> runStage(Run run, StageWork work, TestFault fault, StageStart consensus,
+      List<StageMetrics> history) {
+    SparkContext sc = run.jsc().sc();
     // A description, never a job group: notebooks such as Zeppelin own the job group.
     sc.setJobDescription(String.format("dssync stage %d: steps %d-%d, %s g=%d",
         work.stage() + 1, work.firstStep(), work.endStep() - 1, config.get(TrainerConfig.SCHEDULE),
         config.groupSize()));
-    Broadcast<StageStart> start = jsc.broadcast(consensus);
+    Broadcast<StageStart> start = run.jsc().broadcast(consensus);
     try {
-      return shards.rdd().barrier()
-          .mapPartitions(new WorkerTask(work, start), false, ClassTag$.MODULE$.apply(WorkerResult.class))
+      return run.shards().rdd().barrier()
+          .mapPartitions(new WorkerTask(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
           .toJavaRDD().collect();
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       DsSyncException cause = Errors.fromTaskFailure(e);
-      TrainingResult partial = new TrainingResult(new TrainedModel(spec, consensus.state()),
-          List.copyOf(history), config.describe(), totalSteps, Double.NaN);
+      TrainingResult partial = new TrainingResult(new TrainedModel(run.spec(), consensus.state()),
+          List.copyOf(history), config.describe(), run.totalSteps(), Double.NaN);
       throw cause.withPartialResult(partial);
     } finally {
       start.destroy();
     }
+  }
+
+  /** Where checkpoints go: --checkpoint-dir, else the --resume directory, else nowhere. */
+  private CheckpointStore checkpointStore(SparkContext sc) {
+    String dir = config.get(TrainerConfig.CHECKPOINT_DIR);
+    if (dir.isEmpty()) {
+      dir = config.get(TrainerConfig.RESUME);
+    }
+    return dir.isEmpty() ? null : new CheckpointStore(dir, sc.hadoopConfiguration());
+  }
+
+  /** The newest verified checkpoint under --resume, checked against this run; null to start fresh. */
+  private Checkpoint resume(long totalSteps, StageStart fresh) {
+    String dir = config.get(TrainerConfig.RESUME);
+    if (dir.isEmpty()) {
+      return null;
+    }
+    CheckpointStore.Loaded loaded = new CheckpointStore(dir, spark.sparkContext().hadoopConfiguration()).newestValid();
+    if (loaded.checkpoint().isEmpty()) {
+      LOG.warn("No usable checkpoint in {} ({} skipped); starting from step 0", dir, loaded.skipped().size());
+      return null;
+    }
+    Checkpoint c = loaded.checkpoint().get();
+    settingsText().forEach((name, now) -> {
+      String saved = c.settings().get(name);
+      if (!FREE_ON_RESUME.contains(name) && saved != null && !saved.equals(now)) {
+        throw Errors.checkpointMismatch(loaded.path(), name, saved, now);
+      }
+    });
+    if (c.totalSteps() != totalSteps) {
+      throw Errors.checkpointMismatch(loaded.path(), "training data (total steps)", c.totalSteps(), totalSteps);
+    }
+    if (c.state().length != fresh.state().length || c.optimizerState().length != fresh.optimizerState().length) {
+      throw Errors.checkpointMismatch(loaded.path(), "model size (floats)", c.state().length, fresh.state().length);
+    }
+    LOG.warn("Resuming from {} at step {} of {} (stage {})", loaded.path(), c.step(), totalSteps, c.stagesDone() + 1);
+    return c;
+  }
+
+  private java.util.Map<String, String> settingsText() {
+    java.util.Map<String, String> text = new java.util.LinkedHashMap<>();
+    config.asMap().forEach((name, value) -> text.put(name, String.valueOf(value)));
+    return text;
   }
 
   private StageStart initialState(ModelReplica replica) {

@@ -19,7 +19,6 @@ public record StageWork(
     OptimizerSpec optimizer,
     LearningRateSchedule learningRate,
     int batchSize,
-    int threads,
     long seed,
     long syncTimeoutMs)
     implements Serializable {

@@ -59,12 +59,26 @@ public final class TrainerConfig implements Serializable {
       "How long to wait for executors to offer N task slots before failing.");
   public static final Setting<Integer> EVAL_EVERY = Setting.intAtLeast("evalEvery", 1, 1,
       "Evaluate the consensus model on the test split every this many stages (and at the end).");
+  public static final Setting<String> CHECKPOINT_DIR = Setting.text("checkpointDir", "",
+      "Directory (any Hadoop file system: file://, hdfs://) for checkpoints; empty = none, or the --resume path.");
+  public static final Setting<Integer> CHECKPOINT_EVERY = Setting.intAtLeast("checkpointEvery", 1, 1,
+      "Write a checkpoint every this many stages (and always after the last stage).");
+  public static final Setting<Integer> CHECKPOINT_KEEP = Setting.intAtLeast("checkpointKeep", 3, 1,
+      "Keep the newest this many checkpoints; older ones are deleted.");
+  public static final Setting<String> RESUME = Setting.text("resume", "",
+      "Checkpoint directory to continue from (the newest checkpoint that verifies); empty = start fresh.");
+  public static final Setting<Integer> MAX_STAGE_ATTEMPTS = Setting.intAtLeast("maxStageAttempts", 3, 1,
+      "Attempts per stage when an executor or barrier task is lost; each retry restarts from the last consensus.");
+  public static final Setting<String> BAD_RECORDS = Setting.oneOf("badRecords", "fail",
+      "Malformed input rows: fail (stop naming the first bad row) or skip (drop and count them).",
+      "fail", "skip");
 
   /** All settings in documentation order. */
   public static final List<Setting<?>> ALL = List.of(
       WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
-      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, SLOT_WAIT_MS, EVAL_EVERY);
+      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, SLOT_WAIT_MS, EVAL_EVERY,
+      CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
   private final Map<String, Object> values;
 

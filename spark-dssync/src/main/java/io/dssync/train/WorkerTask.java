@@ -31,10 +31,17 @@ final class WorkerTask
 
   private final StageWork work;
   private final Broadcast<StageStart> start;
+  /** A fault injected by the reliability tests (TestFault.NONE otherwise). */
+  private final TestFault fault;
 
   WorkerTask(StageWork work, Broadcast<StageStart> start) {
+    this(work, start, TestFault.NONE);
+  }
+
+  WorkerTask(StageWork work, Broadcast<StageStart> start, TestFault fault) {
     this.work = work;
     this.start = start;
+    this.fault = fault;
   }
 
   @Override
@@ -43,7 +50,8 @@ final class WorkerTask
     LabeledArrays shard = shards.next();
     Duration timeout = Duration.ofMillis(work.syncTimeoutMs());
     try (BlockManagerTransport transport = BlockManagerTransport.open(ctx, work.runId(), work.stage(), timeout);
-        ModelReplica replica = Replicas.create(work.model(), work.optimizer(), work.threads())) {
+        // Threads = the CPUs Spark reserved for this task (spark.task.cpus): never oversubscribe.
+        ModelReplica replica = Replicas.create(work.model(), work.optimizer(), ctx.cpus())) {
       WorkerResult result = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
           shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout));
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
@@ -78,6 +86,7 @@ final class WorkerTask
         // Failing the task fails the barrier stage; the driver keeps the last consensus model.
         throw Errors.diverged(step, loss[i]);
       }
+      fault.beforeAveraging(rank, step);
       long t1 = System.nanoTime();
       int[] group = work.schedule().groupOf(rank, step);
       TransportStats.Snapshot before = stats.snapshot();

@@ -100,7 +100,7 @@ class EngineInvariantsTest {
   private float[] runEngineWith(int n, ScheduleKind kind, int g, int h, OptimizerSpec opt) throws Exception {
     GroupSchedule schedule = Schedules.create(new ScheduleSpec(kind, n, g, 1, h, SEED));
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
-    StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, 1, SEED, 30_000);
+    StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000);
     StageStart start;
     try (ModelReplica init = Replicas.create(cnn, opt, 1)) {
       float[] s = new float[init.stateSize()];

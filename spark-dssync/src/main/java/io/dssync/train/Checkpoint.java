@@ -1,0 +1,127 @@
+package io.dssync.train;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The training state after {@code stagesDone} stages: the consensus model and optimizer state, the
+ * step count, and what is needed to replay the rest of the run identically (seed, settings). The
+ * schedule depends only on (settings, step) and each worker's batches only on (seed, rank, step),
+ * so resuming at {@code step} continues exactly where the run was.
+ *
+ * <p>Byte format (version 1), all big-endian: magic {@code DSSYNC-CKPT}, version, step, stages
+ * done, total steps, run id, seed, optimizer steps, the settings as (name, value) text pairs, the
+ * state and the optimizer state as length-prefixed float arrays, then a SHA-256 of all bytes
+ * before it. A file whose digest does not match is corrupt or partial and is never loaded.
+ */
+public record Checkpoint(long step, int stagesDone, long totalSteps, String runId, long seed,
+    Map<String, String> settings, float[] state, float[] optimizerState, long optimizerSteps) {
+  static final String MAGIC = "DSSYNC-CKPT";
+  static final int FORMAT_VERSION = 1;
+  private static final int DIGEST_BYTES = 32;
+
+  /** The training state as the driver broadcasts it to start the next stage. */
+  StageStart toStageStart() {
+    return new StageStart(state, optimizerState, optimizerSteps);
+  }
+
+  byte[] encode() {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 + 4 * (state.length + optimizerState.length) + 4096);
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeUTF(MAGIC);
+      out.writeInt(FORMAT_VERSION);
+      out.writeLong(step);
+      out.writeInt(stagesDone);
+      out.writeLong(totalSteps);
+      out.writeUTF(runId);
+      out.writeLong(seed);
+      out.writeLong(optimizerSteps);
+      out.writeInt(settings.size());
+      for (Map.Entry<String, String> e : settings.entrySet()) {
+        out.writeUTF(e.getKey());
+        out.writeUTF(e.getValue());
+      }
+      writeFloats(out, state);
+      writeFloats(out, optimizerState);
+      out.flush();
+      byte[] digest = sha256(bytes.toByteArray(), bytes.size());
+      out.write(digest);
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new IllegalStateException("in-memory write failed", e); // cannot happen
+    }
+  }
+
+  /** Parses and verifies {@code bytes}; throws {@link IOException} naming what is wrong. */
+  static Checkpoint decode(byte[] bytes) throws IOException {
+    if (bytes.length < DIGEST_BYTES) {
+      throw new IOException("only " + bytes.length + " bytes: partial write");
+    }
+    int body = bytes.length - DIGEST_BYTES;
+    byte[] expected = Arrays.copyOfRange(bytes, body, bytes.length);
+    if (!MessageDigest.isEqual(expected, sha256(bytes, body))) {
+      throw new IOException("SHA-256 mismatch: the file is corrupt or partially written");
+    }
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, 0, body));
+    if (!MAGIC.equals(in.readUTF())) {
+      throw new IOException("not a dssync checkpoint");
+    }
+    int version = in.readInt();
+    if (version != FORMAT_VERSION) {
+      throw new IOException("format version " + version + ", this build reads " + FORMAT_VERSION);
+    }
+    long step = in.readLong();
+    int stagesDone = in.readInt();
+    long totalSteps = in.readLong();
+    String runId = in.readUTF();
+    long seed = in.readLong();
+    long optimizerSteps = in.readLong();
+    int count = in.readInt();
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (int i = 0; i < count; i++) {
+      settings.put(in.readUTF(), in.readUTF());
+    }
+    float[] state = readFloats(in);
+    float[] optimizer = readFloats(in);
+    return new Checkpoint(step, stagesDone, totalSteps, runId, seed, settings, state, optimizer, optimizerSteps);
+  }
+
+  private static void writeFloats(DataOutputStream out, float[] values) throws IOException {
+    out.writeInt(values.length);
+    for (float v : values) {
+      out.writeFloat(v);
+    }
+  }
+
+  private static float[] readFloats(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    if (n < 0 || n > in.available() / Float.BYTES) {
+      throw new IOException("array length " + n + " exceeds the file");
+    }
+    float[] values = new float[n];
+    for (int i = 0; i < n; i++) {
+      values[i] = in.readFloat();
+    }
+    return values;
+  }
+
+  private static byte[] sha256(byte[] bytes, int length) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      md.update(bytes, 0, length);
+      return md.digest();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package io.dssync.train;
+
+import io.dssync.errors.Errors;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checkpoints in a directory on any Hadoop file system: one sub-directory {@code ckpt-<step>} per
+ * checkpoint holding {@code checkpoint.bin}. A checkpoint is written under {@code _tmp-...} and
+ * renamed into place, so a reader never sees a half-written one under its final name; the
+ * SHA-256 inside catches the rest (a torn disk, a hand-copied partial file).
+ */
+public final class CheckpointStore {
+  private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
+  static final String FILE = "checkpoint.bin";
+  private static final Pattern NAME = Pattern.compile("ckpt-(\\d+)");
+
+  private final Path dir;
+  private final FileSystem fs;
+
+  public CheckpointStore(String directory, Configuration hadoopConf) {
+    this.dir = new Path(directory);
+    try {
+      this.fs = dir.getFileSystem(hadoopConf);
+    } catch (IOException | RuntimeException e) {
+      throw Errors.checkpointIo("open the directory of", directory, e);
+    }
+  }
+
+  /** The directory of the checkpoint for {@code step}. */
+  public Path pathOf(long step) {
+    return new Path(dir, String.format("ckpt-%012d", step));
+  }
+
+  /** Writes {@code checkpoint} atomically (temporary name, then rename) and deletes all but the newest {@code keep}. */
+  public void write(Checkpoint checkpoint, int keep) {
+    Path target = pathOf(checkpoint.step());
+    Path tmp = new Path(dir, "_tmp-" + target.getName() + "-" + UUID.randomUUID());
+    try {
+      if (fs.exists(target)) {
+        // The same step of the same run is the same state (training replays deterministically).
+        LOG.info("Checkpoint {} exists; not rewriting it", target);
+      } else {
+        fs.mkdirs(tmp);
+        try (OutputStream out = fs.create(new Path(tmp, FILE), false)) {
+          out.write(checkpoint.encode());
+        }
+        if (!fs.rename(tmp, target)) {
+          throw new IOException("rename of " + tmp + " to " + target + " failed");
+        }
+      }
+      prune(keep);
+    } catch (IOException e) {
+      deleteQuietly(tmp);
+      throw Errors.checkpointIo("write", target.toString(), e);
+    }
+  }
+
+  /**
+   * The newest checkpoint whose checksum verifies; corrupt or partial ones are skipped with a
+   * warning (and listed in the result), never loaded.
+   */
+  public Loaded newestValid() {
+    List<String> skipped = new ArrayList<>();
+    for (Path p : checkpointsNewestFirst()) {
+      try {
+        return new Loaded(Optional.of(Checkpoint.decode(readAll(new Path(p, FILE)))), p.toString(), skipped);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Skipping checkpoint {}: {}", p, e.getMessage());
+        skipped.add(p + ": " + e.getMessage());
+      }
+    }
+    return new Loaded(Optional.empty(), null, skipped);
+  }
+
+  /** Checkpoint directories by step, newest first; temporary ones are ignored. */
+  public List<Path> checkpointsNewestFirst() {
+    List<Path> found = new ArrayList<>();
+    try {
+      if (!fs.exists(dir)) {
+        return found;
+      }
+      for (FileStatus s : fs.listStatus(dir)) {
+        if (s.isDirectory() && NAME.matcher(s.getPath().getName()).matches()) {
+          found.add(s.getPath());
+        }
+      }
+    } catch (IOException e) {
+      throw Errors.checkpointIo("list", dir.toString(), e);
+    }
+    found.sort(Comparator.comparingLong(CheckpointStore::stepOf).reversed());
+    return found;
+  }
+
+  private void prune(int keep) throws IOException {
+    List<Path> all = checkpointsNewestFirst();
+    for (int i = keep; i < all.size(); i++) {
+      fs.delete(all.get(i), true);
+    }
+  }
+
+  private byte[] readAll(Path file) throws IOException {
+    try (InputStream in = fs.open(file)) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      in.transferTo(out);
+      return out.toByteArray();
+    }
+  }
+
+  private void deleteQuietly(Path p) {
+    try {
+      fs.delete(p, true);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not delete temporary checkpoint {}: {}", p, e.toString());
+    }
+  }
+
+  private static long stepOf(Path p) {
+    Matcher m = NAME.matcher(p.getName());
+    return m.matches() ? Long.parseLong(m.group(1)) : -1;
+  }
+
+  /** The outcome of looking for a checkpoint: the one loaded (if any), its path, and what was skipped and why. */
+  public record Loaded(Optional<Checkpoint> checkpoint, String path, List<String> skipped) {}
+}
