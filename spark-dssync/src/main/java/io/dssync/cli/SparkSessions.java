@@ -1,11 +1,17 @@
 package io.dssync.cli;
 
 import io.dssync.train.TrainerConfig;
+import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 
 /** The SparkSession the CLI trains in: reuses a session spark-submit made, else builds one. */
 final class SparkSessions {
   private SparkSessions() {}
+
+  /** The master spark-submit configured: it hands every Spark setting over as a system property. */
+  static Optional<String> submittedMaster() {
+    return Optional.ofNullable(System.getProperty("spark.master"));
+  }
 
   static SparkSession forMaster(String master, TrainerConfig config) {
     SparkSession.Builder b = SparkSession.builder().appName("dssync-train");

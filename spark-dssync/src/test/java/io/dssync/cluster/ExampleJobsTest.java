@@ -1,0 +1,97 @@
+package io.dssync.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The example jobs: local mode runs for real; YARN and Kubernetes cannot run here, so they are
+ * checked for syntax and for the spark-submit call they make through an installation's
+ * bin/spark-submit (a stand-in that records its arguments).
+ */
+class ExampleJobsTest {
+  private static final List<String> SCRIPTS = List.of("dssync-submit", "standalone-cluster", "lib/layout.sh",
+      "testbed/netns-testbed", "examples/local.sh", "examples/standalone.sh", "examples/yarn.sh",
+      "examples/kubernetes.sh");
+
+  @Test
+  void everySubmitScriptParses() {
+    for (String script : SCRIPTS) {
+      Scripts.Result r = Scripts.run(List.of("bash", "-n", Scripts.script(script).toString()), Map.of(),
+          Duration.ofSeconds(30), Scripts.buildDir().resolve("script-tests/syntax/" + script.replace('/', '_') + ".log"));
+      assertEquals(0, r.exitCode(), script + " has a syntax error:\n" + r.output());
+    }
+  }
+
+  @Test
+  void localModeExampleTrainsThroughSparkSubmit() {
+    Map<String, String> env = Scripts.env();
+    env.put("WORKERS", "2");
+    Scripts.Result r = Scripts.run(List.of(Scripts.script("examples/local.sh").toString(), "--model", "mlp",
+            "--train-limit", "2000", "--test-limit", "500", "--epochs", "1", "--batch-size", "32",
+            "--steps-per-stage", "10"),
+        env, Duration.ofSeconds(600), Scripts.buildDir().resolve("script-tests/local/job.log"));
+    assertEquals(0, r.exitCode(), "local example failed:\n" + Scripts.tail(r.output(), 60));
+    TrainSummary summary = TrainSummary.parse(r.output());
+    System.err.println("[local] " + summary.fields());
+    assertEquals(2, (int) summary.number("workers"));
+    // MLP, 31 seeded steps of 32 per worker on 2,000 images: measured 0.7340.
+    assertTrue(summary.number("final_test_accuracy") >= 0.6, "accuracy " + summary.fields());
+  }
+
+  @Test
+  void yarnExampleHandsSparkSubmitTheJarThePropertiesAndStaticAllocation() {
+    String args = recordedSubmit("examples/yarn.sh", Map.of("HADOOP_CONF_DIR", "/nonexistent/hadoop-conf"));
+    assertTrue(args.contains("--master yarn"), args);
+    assertTrue(args.contains("--num-executors 8"), args);
+    assertCommonSubmitArgs(args);
+  }
+
+  @Test
+  void kubernetesExampleHandsSparkSubmitTheImageAndExecutorCount() {
+    String args = recordedSubmit("examples/kubernetes.sh",
+        Map.of("K8S_API", "https://k8s.invalid:6443", "IMAGE", "example/spark:4.1.0-java17"));
+    assertTrue(args.contains("--master k8s://https://k8s.invalid:6443"), args);
+    assertTrue(args.contains("spark.kubernetes.container.image=example/spark:4.1.0-java17"), args);
+    assertTrue(args.contains("spark.executor.instances=8"), args);
+    assertCommonSubmitArgs(args);
+  }
+
+  private static void assertCommonSubmitArgs(String args) {
+    assertTrue(args.contains("--class io.dssync.cli.Main"), args);
+    assertTrue(args.contains("dssync-defaults.conf"), args);
+    assertTrue(args.contains("pytorch-engine-"), "DJL travels as --jars: " + args);
+    assertTrue(args.contains(Scripts.appJar() + " train --workers 8"), "app jar then its arguments: " + args);
+  }
+
+  /** Runs an example with SPARK_HOME pointing at an installation whose spark-submit prints its arguments. */
+  private static String recordedSubmit(String example, Map<String, String> extraEnv) {
+    Path home = Scripts.buildDir().resolve("script-tests/fake-spark-home");
+    Path submit = home.resolve("bin/spark-submit");
+    try {
+      Files.createDirectories(submit.getParent());
+      Files.writeString(submit, "#!/usr/bin/env bash\necho \"spark-submit $*\"\n");
+      Files.setPosixFilePermissions(submit, PosixFilePermissions.fromString("rwxr-xr-x"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<String, String> env = new HashMap<>(Scripts.env());
+    env.put("SPARK_HOME", home.toString());
+    env.putAll(extraEnv);
+    Scripts.Result r = Scripts.run(List.of(Scripts.script(example).toString()), env, Duration.ofSeconds(60),
+        Scripts.buildDir().resolve("script-tests/recorded/" + example.replace('/', '_') + ".log"));
+    assertEquals(0, r.exitCode(), example + " failed:\n" + r.output());
+    return r.output().lines().filter(l -> l.startsWith("spark-submit ")).findFirst()
+        .orElseThrow(() -> new AssertionError(example + " did not call $SPARK_HOME/bin/spark-submit:\n" + r.output()));
+  }
+}
