@@ -22,6 +22,7 @@ public final class Main {
     try {
       return switch (args[0]) {
         case "train" -> TrainCommand.run(rest, out, err);
+        case "report" -> ReportCommand.run(rest, out, err);
         default -> {
           err.println("Unknown command '" + args[0] + "'. Run 'dssync help'.");
           yield 2;

@@ -5,7 +5,9 @@ enum RunOption {
   MASTER("--master", "Spark master URL; local mode uses one JVM with N task threads", "local[<workers>]"),
   DATASET("--dataset", "Dataset name: fashion-mnist", "fashion-mnist"),
   TRAIN_LIMIT("--train-limit", "Use only the first N training examples (0 = all)", "0"),
-  TEST_LIMIT("--test-limit", "Evaluate on only the first N test examples (0 = all)", "0");
+  TEST_LIMIT("--test-limit", "Evaluate on only the first N test examples (0 = all)", "0"),
+  METRICS_OUT("--metrics-out", "Write per-step and per-stage metrics as JSON lines to this path"
+      + " (any Hadoop file system; render with 'dssync report')", "");
 
   final String flag;
   final String doc;

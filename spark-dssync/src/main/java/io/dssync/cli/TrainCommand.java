@@ -3,7 +3,10 @@ package io.dssync.cli;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.Errors;
+import io.dssync.metrics.MetricsLog;
+import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.train.DsSyncTrainer;
+import io.dssync.train.ProgressListener;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
@@ -39,8 +42,9 @@ final class TrainCommand {
       }
     }
     TrainerConfig config = builder.build();
-    String master = run.getOrDefault(RunOption.MASTER,
-        "local[" + config.workers() * config.get(TrainerConfig.THREADS_PER_WORKER) + "]");
+    // Under spark-submit without --master, train on the master spark-submit was given.
+    String master = run.getOrDefault(RunOption.MASTER, SparkSessions.submittedMaster().orElse(
+        "local[" + config.workers() * config.get(TrainerConfig.THREADS_PER_WORKER) + "]"));
     int trainLimit = nonNegative(RunOption.TRAIN_LIMIT, run);
     int testLimit = nonNegative(RunOption.TEST_LIMIT, run);
     DatasetSplits splits = DatasetChoice.load(run.getOrDefault(RunOption.DATASET, "fashion-mnist"));
@@ -54,8 +58,7 @@ final class TrainCommand {
           splits.width(), splits.name());
       DriverBlockReports reports = new DriverBlockReports();
       spark.sparkContext().addSparkListener(reports);
-      TrainingResult result = new DsSyncTrainer(spark, config)
-          .fit(TrainingData.of(spark, used, config.workers()));
+      TrainingResult result = trainWithProgress(spark, config, used, run.get(RunOption.METRICS_OUT), err);
       out.printf(Locale.ROOT,
           "dssync train: schedule=%s g=%d workers=%d steps=%d wall=%.1fs final_test_accuracy=%.4f"
               + " sync_share=%.3f sync_ms_per_step=%.2f compute_ms_per_step=%.2f samples_per_s=%.0f"
@@ -69,6 +72,24 @@ final class TrainCommand {
       return 0;
     } finally {
       spark.stop();
+    }
+  }
+
+  /** Progress bar on a terminal (plain lines otherwise), Spark UI accumulators, optional metrics file. */
+  private static TrainingResult trainWithProgress(SparkSession spark, TrainerConfig config, DatasetSplits used,
+      String metricsOut, PrintStream err) {
+    ProgressListener progress = ProgressBar.choose(System.console() != null, err)
+        .andThen(new SparkUiMetrics(spark.sparkContext()));
+    try (MetricsLog log = metricsOut == null || metricsOut.isEmpty() ? null
+        : MetricsLog.open(metricsOut, "dssync-train", config, spark.sparkContext().hadoopConfiguration())) {
+      DsSyncTrainer trainer = new DsSyncTrainer(spark, config)
+          .withProgress(log == null ? progress : progress.andThen(log));
+      TrainingResult result = trainer.fit(TrainingData.of(spark, used, config.workers()));
+      if (trainer.resumedAtStep() >= 0 || trainer.skippedRecords() > 0 || !trainer.retries().isEmpty()) {
+        err.printf(Locale.ROOT, "[dssync] resumed_at_step=%d skipped_bad_records=%d retried_stage_attempts=%d%n",
+            trainer.resumedAtStep(), trainer.skippedRecords(), trainer.retries().size());
+      }
+      return result;
     }
   }
 

@@ -206,6 +206,32 @@ final class DjlReplica implements ModelReplica {
   }
 
   @Override
+  public float[] predictProbabilities(float[] features, int count) {
+    InputChecks.batch(features, new int[count], count, spec.featureSize(), spec.numClasses());
+    TorchRuntime.prepareThread();
+    int fs = spec.featureSize();
+    int classes = spec.numClasses();
+    float[] out = new float[count * classes];
+    try {
+      for (int start = 0; start < count; start += EVAL_BATCH) {
+        int n = Math.min(EVAL_BATCH, count - start);
+        int from = start;
+        float[] chunk = TorchRuntime.withGradMode(false, () -> {
+          try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
+            NDArray x = step.create(FloatBuffer.wrap(features, from * fs, n * fs), inputShape(n));
+            NDArray logits = block.forward(store, new NDList(x), false).singletonOrThrow();
+            return logits.softmax(1).toFloatArray();
+          }
+        });
+        System.arraycopy(chunk, 0, out, from * classes, n * classes);
+      }
+    } catch (EngineException e) {
+      throw Errors.engineFailure("predict with model " + spec.name(), e);
+    }
+    return out;
+  }
+
+  @Override
   public void close() {
     if (!closed) {
       closed = true;

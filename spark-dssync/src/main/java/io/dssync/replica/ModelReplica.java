@@ -51,6 +51,12 @@ public interface ModelReplica extends AutoCloseable {
    */
   Evaluation evaluate(float[] features, int[] labels, int count);
 
+  /**
+   * Class probabilities (softmax of the logits) for {@code count} examples in inference mode,
+   * row-major: {@code count * numClasses} floats. Nothing is updated.
+   */
+  float[] predictProbabilities(float[] features, int count);
+
   @Override
   void close();
 }

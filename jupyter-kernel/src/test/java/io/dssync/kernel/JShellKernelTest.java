@@ -1,0 +1,51 @@
+package io.dssync.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Cell evaluation of the kernel, without Jupyter: results, state across cells, failures. */
+class JShellKernelTest {
+  private static JShellKernel kernel;
+
+  @BeforeAll
+  static void start() {
+    kernel = JShellKernel.create();
+  }
+
+  @AfterAll
+  static void stop() {
+    kernel.onShutdown(false);
+  }
+
+  @Test
+  void lastExpressionIsTheCellResultAndStateCarriesOver() {
+    assertNull(kernel.evalRaw("int base = 40;\nString unit = \"ms\";"), "declarations show no result");
+    assertEquals("42", kernel.evalRaw("int more = base + 1;\nmore + 1"));
+    assertEquals("\"42ms\"", kernel.evalRaw("(base + 2) + unit"));
+  }
+
+  @Test
+  void theLibraryIsOnTheClassPath() {
+    assertEquals("\"--group-size\"", kernel.evalRaw("io.dssync.train.TrainerConfig.GROUP_SIZE.flag()"));
+  }
+
+  @Test
+  void aCellThatDoesNotCompileFailsNamingTheSnippet() {
+    JShellKernel.CellFailed e = assertThrows(JShellKernel.CellFailed.class, () -> kernel.evalRaw("int x = \"text\";"));
+    assertTrue(e.getMessage().startsWith("Does not compile: int x = \"text\";"), e.getMessage());
+  }
+
+  @Test
+  void aThrowingCellFailsWithTheExceptionAndStopsThere() {
+    JShellKernel.CellFailed e = assertThrows(JShellKernel.CellFailed.class,
+        () -> kernel.evalRaw("int reached = 1;\nif (reached == 1) { throw new IllegalStateException(\"boom\"); }\nreached = 2;"));
+    assertEquals("java.lang.IllegalStateException: boom", e.getMessage());
+    assertEquals("1", kernel.evalRaw("reached"), "snippets after the failing one did not run");
+  }
+}

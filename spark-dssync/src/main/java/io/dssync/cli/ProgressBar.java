@@ -1,0 +1,67 @@
+package io.dssync.cli;
+
+import io.dssync.train.ProgressLine;
+import io.dssync.train.ProgressListener;
+import io.dssync.train.StageMetrics;
+import io.dssync.train.StepMetrics;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A live progress bar for a terminal, redrawn in place after every stage: done share, step,
+ * loss, accuracy, throughput, sync share and an estimate of the time left. Off a terminal (logs,
+ * pipes, CI) the plain per-stage {@link ProgressLine} is used instead, see {@link #choose}.
+ */
+final class ProgressBar implements ProgressListener {
+  static final int BAR_WIDTH = 30;
+
+  private final PrintStream out;
+  private double elapsedSeconds;
+  private double lastAccuracy = Double.NaN;
+
+  ProgressBar(PrintStream out) {
+    this.out = out;
+  }
+
+  /** The bar when a terminal is attached (System.console() != null), else one line per stage. */
+  static ProgressListener choose(boolean terminal, PrintStream err) {
+    if (terminal) {
+      return new ProgressBar(err);
+    }
+    return (m, steps, stages, total) -> err.println(ProgressLine.format(m, stages, total));
+  }
+
+  @Override
+  public void onStage(StageMetrics m, List<StepMetrics> steps, int stages, long totalSteps) {
+    elapsedSeconds += m.wallSeconds();
+    if (m.evaluated()) {
+      lastAccuracy = m.testAccuracy();
+    }
+    boolean last = m.stage() + 1 == stages;
+    // \r returns to the line start; trailing spaces wipe what a longer previous line left.
+    out.print("\r" + render(m, totalSteps) + "   ");
+    if (last) {
+      out.println();
+    }
+    out.flush();
+  }
+
+  String render(StageMetrics m, long totalSteps) {
+    double done = totalSteps == 0 ? 1 : (double) m.endStep() / totalSteps;
+    int filled = (int) Math.round(done * BAR_WIDTH);
+    double eta = done > 0 ? elapsedSeconds * (1 - done) / done : Double.NaN;
+    String accuracy = Double.isNaN(lastAccuracy) ? "" : String.format(Locale.ROOT, " | acc %.4f", lastAccuracy);
+    return String.format(Locale.ROOT, "[%s%s] %3.0f%% step %d/%d | loss %.4f%s | %,.0f samples/s | sync %.1f%% | ETA %s",
+        "#".repeat(filled), "-".repeat(BAR_WIDTH - filled), 100 * done, m.endStep(), totalSteps,
+        m.trainLoss(), accuracy, m.samplesPerSecond(), 100 * m.syncShare(), duration(eta));
+  }
+
+  private static String duration(double seconds) {
+    if (!Double.isFinite(seconds)) {
+      return "?";
+    }
+    long s = Math.round(seconds);
+    return s >= 60 ? String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60) : s + "s";
+  }
+}

@@ -1,0 +1,150 @@
+package io.dssync.ml;
+
+import io.dssync.train.Setting;
+import io.dssync.train.TrainerConfig;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.LongParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.Params;
+import scala.Function1;
+
+/**
+ * The Spark ML params of {@link DsSyncClassifier} and {@link DsSyncClassificationModel}, owned by
+ * one stage uid. Column and shape params are declared here; every {@link TrainerConfig} setting
+ * becomes a param of the same name, doc and default, validated by the setting's own check (so a
+ * bad value fails with the same message as the CLI flag), and new settings appear automatically.
+ */
+final class ClassifierParams implements Serializable {
+  final Param<String> featuresCol;
+  final Param<String> labelCol;
+  final Param<String> predictionCol;
+  final Param<String> probabilityCol;
+  final IntParam inputChannels;
+  final IntParam inputHeight;
+  final IntParam inputWidth;
+  final IntParam numClasses;
+  final DoubleParam validationFraction;
+  final Param<String> metricsPath;
+  /** TrainerConfig setting name to its param, in TrainerConfig.ALL order. */
+  final Map<String, Param<?>> settings;
+
+  ClassifierParams(String uid) {
+    featuresCol = new Param<>(uid, "featuresCol", "features column name (ml Vector or array of numbers)",
+        nonEmpty());
+    labelCol = new Param<>(uid, "labelCol", "label column name (class index 0..numClasses-1)", nonEmpty());
+    predictionCol = new Param<>(uid, "predictionCol", "prediction column name (empty: not written)",
+        anyString());
+    probabilityCol = new Param<>(uid, "probabilityCol",
+        "column of class probabilities as a Vector (empty: not written)", anyString());
+    inputChannels = shape(uid, "inputChannels", "model input channels C; 0 = derive (1)");
+    inputHeight = shape(uid, "inputHeight",
+        "model input height H; 0 = derive (sqrt of the feature size when it is a square, else the feature size)");
+    inputWidth = shape(uid, "inputWidth", "model input width W; 0 = derive (like inputHeight, else 1)");
+    numClasses = shape(uid, "numClasses",
+        "number of classes; 0 = derive from the label column's metadata (StringIndexer) or its max + 1");
+    validationFraction = new DoubleParam(uid, "validationFraction",
+        "fraction of the input held out (seeded) to evaluate the consensus model between stages;"
+            + " 0 = no validation metrics",
+        fraction());
+    metricsPath = new Param<>(uid, "metricsPath",
+        "JSON-lines metrics file written during fit, on any Hadoop file system (empty: none)", anyString());
+    Map<String, Param<?>> bySetting = new LinkedHashMap<>();
+    for (Setting<?> s : TrainerConfig.ALL) {
+      bySetting.put(s.name(), paramFor(uid, s));
+    }
+    settings = Collections.unmodifiableMap(bySetting);
+  }
+
+  /** Every param, column params first, then the training settings. */
+  Param<?>[] all() {
+    List<Param<?>> all = new ArrayList<>(List.of(featuresCol, labelCol, predictionCol, probabilityCol,
+        inputChannels, inputHeight, inputWidth, numClasses, validationFraction, metricsPath));
+    all.addAll(settings.values());
+    return all.toArray(new Param<?>[0]);
+  }
+
+  /** Only the params a fitted model uses to transform. */
+  Param<?>[] modelParams() {
+    return new Param<?>[] {featuresCol, predictionCol, probabilityCol};
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void setDefaults(Params owner) {
+    owner.setDefault(featuresCol, "features");
+    owner.setDefault(labelCol, "label");
+    owner.setDefault(predictionCol, "prediction");
+    owner.setDefault(probabilityCol, "probability");
+    owner.setDefault(inputChannels, 0);
+    owner.setDefault(inputHeight, 0);
+    owner.setDefault(inputWidth, 0);
+    owner.setDefault(numClasses, 0);
+    owner.setDefault(validationFraction, 0.0);
+    owner.setDefault(metricsPath, "");
+    for (Setting<?> s : TrainerConfig.ALL) {
+      owner.setDefault((Param) settings.get(s.name()), s.defaultValue());
+    }
+  }
+
+  /** The training configuration the params describe; combinations are checked by build(). */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  TrainerConfig toConfig(Params owner) {
+    TrainerConfig.Builder builder = TrainerConfig.builder();
+    for (Setting<?> s : TrainerConfig.ALL) {
+      builder.set((Setting) s, owner.getOrDefault(settings.get(s.name())));
+    }
+    return builder.build();
+  }
+
+  /** The typed Spark param for one setting: validation is the setting's own check. */
+  private static Param<?> paramFor(String uid, Setting<?> s) {
+    Object d = s.defaultValue();
+    if (d instanceof Integer) {
+      return new IntParam(uid, s.name(), s.doc(), checkedBy(s));
+    } else if (d instanceof Long) {
+      return new LongParam(uid, s.name(), s.doc(), checkedBy(s));
+    } else if (d instanceof Double) {
+      return new DoubleParam(uid, s.name(), s.doc(), checkedBy(s));
+    } else if (d instanceof String) {
+      return new Param<String>(uid, s.name(), s.doc(), checkedBy(s));
+    }
+    // A new setting type must be mapped here; fail loudly instead of silently dropping it.
+    throw new IllegalStateException("Setting " + s.name() + " has type " + d.getClass().getName()
+        + ", which ClassifierParams does not map to a Spark param yet.");
+  }
+
+  /** Throws the setting's DsSyncException (naming flag, value and rule) instead of returning false. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static <T> Function1<T, Object> checkedBy(Setting<?> s) {
+    Setting raw = s;
+    return (Function1<T, Object> & Serializable) v -> {
+      raw.checked(v);
+      return Boolean.TRUE;
+    };
+  }
+
+  private static Function1<String, Object> nonEmpty() {
+    return (Function1<String, Object> & Serializable) v -> v != null && !v.isEmpty();
+  }
+
+  private static Function1<String, Object> anyString() {
+    return (Function1<String, Object> & Serializable) v -> v != null;
+  }
+
+  private static Function1<Object, Object> fraction() {
+    return (Function1<Object, Object> & Serializable) v -> {
+      double d = (Double) v;
+      return d >= 0 && d < 1;
+    };
+  }
+
+  private static IntParam shape(String uid, String name, String doc) {
+    return new IntParam(uid, name, doc, (Function1<Object, Object> & Serializable) v -> (Integer) v >= 0);
+  }
+}

@@ -1,0 +1,56 @@
+package io.dssync.ml;
+
+import io.dssync.train.StageMetrics;
+import io.dssync.train.TrainingResult;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * What a fitted {@link DsSyncClassificationModel} remembers of its training: the per-stage history
+ * (train loss, validation loss and accuracy, timings, sync statistics, consensus distance), the
+ * configuration, the step count and the wall time. Saved and loaded with the model.
+ */
+public record TrainingSummary(List<StageMetrics> history, String config, long totalSteps, double wallSeconds)
+    implements Serializable {
+
+  public TrainingSummary {
+    history = List.copyOf(history);
+  }
+
+  static TrainingSummary of(TrainingResult result) {
+    return new TrainingSummary(result.history(), result.config(), result.totalSteps(), result.wallSeconds());
+  }
+
+  /** Mean training loss of each stage. */
+  public double[] lossHistory() {
+    return history.stream().mapToDouble(StageMetrics::trainLoss).toArray();
+  }
+
+  /** Validation accuracy of each stage (NaN for stages that were not evaluated). */
+  public double[] accuracyHistory() {
+    return history.stream().mapToDouble(StageMetrics::testAccuracy).toArray();
+  }
+
+  /** Validation accuracy of the last evaluated stage, NaN when nothing was evaluated. */
+  public double finalAccuracy() {
+    for (int i = history.size() - 1; i >= 0; i--) {
+      if (history.get(i).evaluated()) {
+        return history.get(i).testAccuracy();
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** Mean over stages of the share of step time spent synchronizing. */
+  public double meanSyncShare() {
+    return history.stream().mapToDouble(StageMetrics::syncShare).average().orElse(0);
+  }
+
+  public double meanSyncMsPerStep() {
+    return history.stream().mapToDouble(StageMetrics::syncMsPerStep).average().orElse(0);
+  }
+
+  public double meanSamplesPerSecond() {
+    return history.stream().mapToDouble(StageMetrics::samplesPerSecond).average().orElse(0);
+  }
+}
