@@ -48,10 +48,10 @@ public final class DataFrames {
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<LabeledArrays> shared = jsc.broadcast(data);
-    int slices = Math.max(1, Math.min(numSlices, data.size()));
-    List<Integer> sliceIds = java.util.stream.IntStream.range(0, slices).boxed().toList();
-    JavaRDD<Row> rows = jsc.parallelize(sliceIds, slices)
-        .mapPartitions(ids -> rowsOf(shared.value(), ids.next(), slices), true);
+    // Exactly numSlices partitions, some empty when there are fewer examples than slices.
+    List<Integer> sliceIds = java.util.stream.IntStream.range(0, numSlices).boxed().toList();
+    JavaRDD<Row> rows = jsc.parallelize(sliceIds, numSlices)
+        .mapPartitions(ids -> rowsOf(shared.value(), ids.next(), numSlices), true);
     StructType schema = new StructType(new StructField[] {
         DataTypes.createStructField(FEATURES, SQLDataTypes.VectorType(), false),
         DataTypes.createStructField(LABEL, DataTypes.DoubleType, false)});
