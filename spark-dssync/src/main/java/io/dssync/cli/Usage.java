@@ -9,9 +9,10 @@ final class Usage {
 
   static String text() {
     StringBuilder sb = new StringBuilder();
-    sb.append("Usage: dssync train [flags]\n\n")
-        .append("Trains a model with Divide-and-Shuffle Synchronization on Spark.\n\n")
-        .append("Run flags:\n");
+    sb.append("Usage: dssync train [flags]       train a model with Divide-and-Shuffle Synchronization\n")
+        .append("       dssync report [--out DIR] RUN.jsonl...  plots and an HTML page from metrics files\n")
+        .append("       dssync help\n\n")
+        .append("Run flags of train:\n");
     for (RunOption o : RunOption.values()) {
       sb.append(String.format("  %-26s %s (default: %s)%n", o.flag + " VALUE", o.doc, o.defaultText));
     }

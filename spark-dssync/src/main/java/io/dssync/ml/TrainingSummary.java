@@ -33,17 +33,12 @@ public record TrainingSummary(List<StageMetrics> history, String config, long to
 
   /** Validation accuracy of the last evaluated stage, NaN when nothing was evaluated. */
   public double finalAccuracy() {
-    for (int i = history.size() - 1; i >= 0; i--) {
-      if (history.get(i).evaluated()) {
-        return history.get(i).testAccuracy();
-      }
-    }
-    return Double.NaN;
+    return StageMetrics.finalTestAccuracy(history);
   }
 
   /** Mean over stages of the share of step time spent synchronizing. */
   public double meanSyncShare() {
-    return history.stream().mapToDouble(StageMetrics::syncShare).average().orElse(0);
+    return StageMetrics.meanSyncShare(history);
   }
 
   public double meanSyncMsPerStep() {

@@ -33,4 +33,19 @@ public record StageMetrics(
   public boolean evaluated() {
     return !Double.isNaN(testAccuracy);
   }
+
+  /** Test accuracy of the last evaluated stage of {@code history}, NaN when none was evaluated. */
+  public static double finalTestAccuracy(java.util.List<StageMetrics> history) {
+    for (int i = history.size() - 1; i >= 0; i--) {
+      if (history.get(i).evaluated()) {
+        return history.get(i).testAccuracy();
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** Mean over the stages of {@code history} of the share of step time spent synchronizing. */
+  public static double meanSyncShare(java.util.List<StageMetrics> history) {
+    return history.stream().mapToDouble(StageMetrics::syncShare).average().orElse(0);
+  }
 }

@@ -28,26 +28,24 @@ final class StageSummaries {
     return out;
   }
 
+  /** The stage's summary: means over its per-step records, consensus distance over workers. */
   static StageMetrics summarize(StageWork work, List<WorkerResult> results, double seconds, double epoch,
       long samplesPerStep, Evaluation eval) {
-    double loss = 0, compute = 0, sync = 0, wait = 0, transfer = 0, bytes = 0, distance = 0;
-    long cells = 0;
-    for (WorkerResult r : results) {
-      for (int i = 0; i < r.loss().length; i++) {
-        loss += r.loss()[i];
-        compute += r.computeMs()[i];
-        sync += r.syncMs()[i];
-        wait += r.waitMs()[i];
-        transfer += r.transferMs()[i];
-        bytes += r.bytesSent()[i];
-        cells++;
-      }
-      distance += r.consensusDistance();
+    List<StepMetrics> steps = steps(work, results);
+    double c = Math.max(1, steps.size());
+    double loss = 0, compute = 0, sync = 0, wait = 0, transfer = 0, bytes = 0;
+    for (StepMetrics m : steps) {
+      loss += m.loss();
+      compute += m.computeMs();
+      sync += m.syncMs();
+      wait += m.waitMs();
+      transfer += m.transferMs();
+      bytes += m.bytesSent();
     }
-    double c = Math.max(1, cells);
+    double distance = results.stream().mapToDouble(WorkerResult::consensusDistance).average().orElse(0);
     return new StageMetrics(work.stage(), work.firstStep(), work.endStep(), epoch, seconds,
         samplesPerStep * work.steps() / seconds, loss / c,
         eval == null ? Double.NaN : eval.loss(), eval == null ? Double.NaN : eval.accuracy(),
-        compute / c, sync / c, wait / c, transfer / c, bytes / c, distance / Math.max(1, results.size()));
+        compute / c, sync / c, wait / c, transfer / c, bytes / c, distance);
   }
 }

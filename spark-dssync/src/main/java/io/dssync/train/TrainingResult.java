@@ -18,16 +18,11 @@ public record TrainingResult(
 
   /** Test accuracy of the last evaluated stage (NaN when nothing was evaluated). */
   public double finalTestAccuracy() {
-    for (int i = history.size() - 1; i >= 0; i--) {
-      if (history.get(i).evaluated()) {
-        return history.get(i).testAccuracy();
-      }
-    }
-    return Double.NaN;
+    return StageMetrics.finalTestAccuracy(history);
   }
 
   /** Mean over stages of the sync share of step time. */
   public double meanSyncShare() {
-    return history.stream().mapToDouble(StageMetrics::syncShare).average().orElse(0);
+    return StageMetrics.meanSyncShare(history);
   }
 }
