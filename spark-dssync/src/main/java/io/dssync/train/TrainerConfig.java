@@ -90,13 +90,6 @@ public final class TrainerConfig implements Serializable {
     return new Builder();
   }
 
-  /** A builder preloaded with this configuration's values. */
-  public Builder toBuilder() {
-    Builder b = new Builder();
-    b.values.putAll(values);
-    return b;
-  }
-
   @SuppressWarnings("unchecked")
   public <T> T get(Setting<T> setting) {
     return (T) values.get(setting.name());

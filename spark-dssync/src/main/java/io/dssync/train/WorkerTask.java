@@ -103,7 +103,7 @@ final class WorkerTask
       transferMs[i] = moved.transferNanos() / 1e6f;
       bytes[i] = moved.bytesSent();
     }
-    int[] everyone = allRanks(work.schedule().workers());
+    int[] everyone = java.util.stream.IntStream.range(0, work.schedule().workers()).toArray();
     long lastStep = work.endStep() - 1;
     replica.readState(state);
     float[] mine = state.clone();
@@ -116,14 +116,6 @@ final class WorkerTask
         ? new StageStart(state, optimizer, replica.optimizerSteps()) : null;
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
         distance, consensus);
-  }
-
-  static int[] allRanks(int n) {
-    int[] all = new int[n];
-    for (int i = 0; i < n; i++) {
-      all[i] = i;
-    }
-    return all;
   }
 
   /** Euclidean distance between this replica and the consensus, before the stage-end average. */
