@@ -1,10 +1,11 @@
 package io.dssync.cli;
 
+import io.dssync.bench.Benchmarks;
 import io.dssync.errors.DsSyncException;
 import java.io.PrintStream;
 import java.util.Arrays;
 
-/** The {@code dssync} command: {@code dssync train [flags]}, {@code dssync help}. */
+/** The {@code dssync} command: {@code dssync train|report|bench ...}, {@code dssync help}. */
 public final class Main {
   private Main() {}
 
@@ -23,6 +24,7 @@ public final class Main {
       return switch (args[0]) {
         case "train" -> TrainCommand.run(rest, out, err);
         case "report" -> ReportCommand.run(rest, out, err);
+        case "bench" -> Benchmarks.run(rest, out, err);
         default -> {
           err.println("Unknown command '" + args[0] + "'. Run 'dssync help'.");
           yield 2;

@@ -7,6 +7,7 @@ import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.ProgressListener;
+import io.dssync.train.SparkSessions;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;

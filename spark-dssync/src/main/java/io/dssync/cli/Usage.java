@@ -11,6 +11,7 @@ final class Usage {
     StringBuilder sb = new StringBuilder();
     sb.append("Usage: dssync train [flags]       train a model with Divide-and-Shuffle Synchronization\n")
         .append("       dssync report [--out DIR] RUN.jsonl...  plots and an HTML page from metrics files\n")
+        .append("       dssync bench MODE [flags]        benchmarks (dssync bench help lists the modes)\n")
         .append("       dssync help\n\n")
         .append("Run flags of train:\n");
     for (RunOption o : RunOption.values()) {

@@ -1,19 +1,21 @@
-package io.dssync.cli;
+package io.dssync.train;
 
-import io.dssync.train.TrainerConfig;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 
-/** The SparkSession the CLI trains in: reuses a session spark-submit made, else builds one. */
-final class SparkSessions {
+/**
+ * The SparkSession the CLI and the benchmarks train in: reuses a session spark-submit made, else
+ * builds one with the settings barrier training needs.
+ */
+public final class SparkSessions {
   private SparkSessions() {}
 
   /** The master spark-submit configured: it hands every Spark setting over as a system property. */
-  static Optional<String> submittedMaster() {
+  public static Optional<String> submittedMaster() {
     return Optional.ofNullable(System.getProperty("spark.master"));
   }
 
-  static SparkSession forMaster(String master, TrainerConfig config) {
+  public static SparkSession forMaster(String master, TrainerConfig config) {
     SparkSession.Builder b = SparkSession.builder().appName("dssync-train");
     if (master.startsWith("local-cluster")) {
       // Real executor JVMs on this machine: they need our class path and the offline DJL engine.
