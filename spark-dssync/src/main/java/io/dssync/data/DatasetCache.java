@@ -127,7 +127,7 @@ final class DatasetCache {
     }
   }
 
-  private static void deleteQuietly(Path path) {
+  static void deleteQuietly(Path path) {
     try {
       if (path != null) {
         Files.deleteIfExists(path);

@@ -1,14 +1,11 @@
 package io.dssync.data;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -39,11 +36,15 @@ final class DebianPackageSource implements FetchSource {
 
   @Override
   public void fetch(String fileName, Path target) throws IOException {
-    String suffix = "/" + fileName;
-    for (String file : packageFiles()) {
-      if (file.endsWith(suffix) && Files.isRegularFile(Path.of(file))) {
-        Files.copy(Path.of(file), target, StandardCopyOption.REPLACE_EXISTING);
-        return;
+    // Some packages ship a file uncompressed where loaders ask for <name>.gz: accept either.
+    List<String> names = fileName.endsWith(".gz")
+        ? List.of(fileName, fileName.substring(0, fileName.length() - 3)) : List.of(fileName);
+    for (String name : names) {
+      for (String file : packageFiles()) {
+        if (file.endsWith("/" + name) && Files.isRegularFile(Path.of(file))) {
+          Files.copy(Path.of(file), target, StandardCopyOption.REPLACE_EXISTING);
+          return;
+        }
       }
     }
     throw new IOException("the Debian package " + packageName + " has no file " + fileName);
@@ -61,7 +62,8 @@ final class DebianPackageSource implements FetchSource {
   private List<String> installedFiles() {
     try {
       Path log = workDir().resolve("dpkg-L.txt");
-      if (run(List.of("dpkg", "-L", packageName), workDir(), log, QUERY_TIMEOUT_S) != 0) {
+      if (ProcessRunner.run(List.of("dpkg", "-L", packageName), workDir(), log,
+          QUERY_TIMEOUT_S) != 0) {
         return List.of(); // not installed
       }
       return Files.readAllLines(log);
@@ -75,22 +77,24 @@ final class DebianPackageSource implements FetchSource {
     Path log = dir.resolve("apt-get-download.txt");
     int code;
     try {
-      code = run(List.of("apt-get", "download", packageName), dir, log, DOWNLOAD_TIMEOUT_S);
+      code = ProcessRunner.run(List.of("apt-get", "download", packageName), dir, log,
+          DOWNLOAD_TIMEOUT_S);
     } catch (IOException e) {
       throw new IOException("the package " + packageName + " is not installed and apt-get could"
           + " not run (" + e.getMessage() + ")", e);
     }
-    Path deb = findDeb(dir);
+    Path deb = TempFolders.findFirst(dir, "*.deb");
     if (code != 0 || deb == null) {
       throw new IOException("the package " + packageName + " is not installed and 'apt-get"
-          + " download " + packageName + "' failed (exit " + code + ": " + tail(log) + "); if the"
-          + " package is unknown, the package lists may be missing: run apt-get update first");
+          + " download " + packageName + "' failed (exit " + code + ": " + ProcessRunner.tail(log)
+          + "); if the package is unknown, the package lists may be missing: run apt-get update"
+          + " first");
     }
     Path root = dir.resolve("root");
-    if (run(List.of("dpkg-deb", "-x", deb.toString(), root.toString()), dir,
+    if (ProcessRunner.run(List.of("dpkg-deb", "-x", deb.toString(), root.toString()), dir,
         dir.resolve("dpkg-deb.txt"), DOWNLOAD_TIMEOUT_S) != 0) {
       throw new IOException("dpkg-deb -x " + deb.getFileName() + " failed: "
-          + tail(dir.resolve("dpkg-deb.txt")));
+          + ProcessRunner.tail(dir.resolve("dpkg-deb.txt")));
     }
     List<String> files = new ArrayList<>();
     try (Stream<Path> walk = Files.walk(root)) {
@@ -107,52 +111,9 @@ final class DebianPackageSource implements FetchSource {
     return workDir;
   }
 
-  private static Path findDeb(Path dir) throws IOException {
-    try (DirectoryStream<Path> debs = Files.newDirectoryStream(dir, "*.deb")) {
-      for (Path deb : debs) {
-        return deb;
-      }
-    }
-    return null;
-  }
-
-  /** Runs a command with output to {@code log}: a file, so a chatty command cannot block on a pipe. */
-  private static int run(List<String> command, Path dir, Path log, long timeoutS)
-      throws IOException {
-    Process process = new ProcessBuilder(command).directory(dir.toFile())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    try {
-      if (!process.waitFor(timeoutS, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new IOException(String.join(" ", command) + " did not finish in " + timeoutS + " s");
-      }
-      return process.exitValue();
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while running " + String.join(" ", command), e);
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join(" ", lines.subList(Math.max(0, lines.size() - 3), lines.size())).trim();
-    } catch (IOException e) {
-      return "no output";
-    }
-  }
-
   @Override
   public void close() {
-    if (workDir == null) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(workDir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      System.err.println("dssync: could not remove temporary folder " + workDir + ": " + e);
-    }
+    TempFolders.deleteTree(workDir);
     workDir = null;
     packageFiles = null;
   }

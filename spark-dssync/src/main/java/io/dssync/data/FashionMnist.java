@@ -1,6 +1,5 @@
 package io.dssync.data;
 
-import io.dssync.errors.Errors;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +28,8 @@ public final class FashionMnist {
   public static final int TRAIN_SIZE = 60_000;
   public static final int TEST_SIZE = 10_000;
   /** Environment variable, then system property, naming the dataset cache root. */
-  public static final String DATA_DIR_ENV = "DSSYNC_DATA_DIR";
-  public static final String DATA_DIR_PROPERTY = "dssync.dataDir";
+  public static final String DATA_DIR_ENV = DatasetCacheDir.DATA_DIR_ENV;
+  public static final String DATA_DIR_PROPERTY = DatasetCacheDir.DATA_DIR_PROPERTY;
 
   // Decompressed sizes and SHA-256, computed from the Debian package's files (the same content as
   // upstream's archives; only the gzip headers differ). Listed in datasets/fashion-mnist/README.md.
@@ -46,6 +45,9 @@ public final class FashionMnist {
   static final ExpectedFile TEST_LABELS =
       new ExpectedFile(NAME, "t10k-labels-idx1-ubyte", 10_008L,
       "0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34");
+
+  private static final IdxImageDataset FILES = new IdxImageDataset(NAME, CLASSES, HEIGHT, WIDTH,
+      TRAIN_SIZE, TEST_SIZE, TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS);
 
   // Short on purpose: on firewalled networks the official host may hang rather than refuse.
   private static final int CONNECT_TIMEOUT_MS = 4_000;
@@ -69,60 +71,17 @@ public final class FashionMnist {
 
   /** Loads with the given fetch sources (tests substitute their own). */
   static DatasetSplits load(Path cacheDir, List<FetchSource> sources) {
-    Path dir = cacheDir.resolve(NAME);
-    DatasetCache cache = new DatasetCache(dir, sources, howToGet(dir));
-    LabeledArrays train = toArrays(cache, TRAIN_IMAGES, TRAIN_LABELS, TRAIN_SIZE);
-    LabeledArrays test = toArrays(cache, TEST_IMAGES, TEST_LABELS, TEST_SIZE);
-    return new DatasetSplits(train, test, 1, HEIGHT, WIDTH, NAME);
+    return FILES.load(cacheDir, sources, howToGet(cacheDir.resolve(NAME)));
   }
 
   /** {@code $DSSYNC_DATA_DIR}, else {@code -Ddssync.dataDir}, else {@code ~/.cache/dssync/datasets}.
    */
   public static Path defaultCacheDir() {
-    return resolveCacheDir(System.getenv(), System.getProperties());
+    return DatasetCacheDir.defaultDir();
   }
 
   static Path resolveCacheDir(Map<String, String> env, Properties properties) {
-    String fromEnv = env.get(DATA_DIR_ENV);
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return Path.of(fromEnv);
-    }
-    String fromProperty = properties.getProperty(DATA_DIR_PROPERTY);
-    if (fromProperty != null && !fromProperty.isBlank()) {
-      return Path.of(fromProperty);
-    }
-    return Path.of(properties.getProperty("user.home"), ".cache", "dssync", "datasets");
-  }
-
-  private static LabeledArrays toArrays(DatasetCache cache, ExpectedFile imagesFile,
-      ExpectedFile labelsFile, int expectedCount) {
-    String imagesName = cache.dir().resolve(imagesFile.name()).toString();
-    String labelsName = cache.dir().resolve(labelsFile.name()).toString();
-    IdxReader.Images images = IdxReader.parseImages(cache.obtain(imagesFile), imagesName);
-    byte[] labels = IdxReader.parseLabels(cache.obtain(labelsFile), labelsName);
-    // The checksums already pin the content; these checks keep the shape assumptions explicit.
-    if (images.count() != expectedCount || images.rows() != HEIGHT || images.cols() != WIDTH) {
-      throw Errors.datasetCorrupt(NAME, imagesName, "it holds " + images.count() + " images of "
-          + images.rows() + "x" + images.cols() + ", expected " + expectedCount + " of 28x28");
-    }
-    if (labels.length != expectedCount) {
-      throw Errors.datasetCorrupt(NAME, labelsName,
-          "it holds " + labels.length + " labels, expected " + expectedCount);
-    }
-    byte[] pixels = images.pixels();
-    float[] features = new float[pixels.length];
-    for (int i = 0; i < pixels.length; i++) {
-      features[i] = (pixels[i] & 0xff) / 255f;
-    }
-    int[] classes = new int[labels.length];
-    for (int i = 0; i < labels.length; i++) {
-      classes[i] = labels[i] & 0xff;
-      if (classes[i] >= CLASSES) {
-        throw Errors.datasetCorrupt(NAME, labelsName, "label " + classes[i] + " at index " + i
-            + " is outside 0.." + (CLASSES - 1));
-      }
-    }
-    return new LabeledArrays(features, classes, HEIGHT * WIDTH, CLASSES);
+    return DatasetCacheDir.resolve(env, properties);
   }
 
   private static String howToGet(Path dir) {
