@@ -18,7 +18,8 @@ final class ProgressBar implements ProgressListener {
 
   private final PrintStream out;
   private double elapsedSeconds;
-  private double lastAccuracy = Double.NaN;
+  private double lastMetric = Double.NaN;
+  private String metricName = "acc";
 
   ProgressBar(PrintStream out) {
     this.out = out;
@@ -36,7 +37,9 @@ final class ProgressBar implements ProgressListener {
   public void onStage(StageMetrics m, List<StepMetrics> steps, int stages, long totalSteps) {
     elapsedSeconds += m.wallSeconds();
     if (m.evaluated()) {
-      lastAccuracy = m.testAccuracy();
+      lastMetric = m.testMetric();
+      // Classifiers keep the short "acc"; other tasks show their metric's name ("auc", ...).
+      metricName = "accuracy".equals(m.testMetricName()) ? "acc" : m.testMetricName();
     }
     boolean last = m.stage() + 1 == stages;
     // \r returns to the line start; trailing spaces wipe what a longer previous line left.
@@ -51,7 +54,7 @@ final class ProgressBar implements ProgressListener {
     double done = totalSteps == 0 ? 1 : (double) m.endStep() / totalSteps;
     int filled = (int) Math.round(done * BAR_WIDTH);
     double eta = done > 0 ? elapsedSeconds * (1 - done) / done : Double.NaN;
-    String accuracy = Double.isNaN(lastAccuracy) ? "" : String.format(Locale.ROOT, " | acc %.4f", lastAccuracy);
+    String accuracy = Double.isNaN(lastMetric) ? "" : String.format(Locale.ROOT, " | %s %.4f", metricName, lastMetric);
     return String.format(Locale.ROOT, "[%s%s] %3.0f%% step %d/%d | loss %.4f%s | %,.0f samples/s | sync %.1f%% | ETA %s",
         "#".repeat(filled), "-".repeat(BAR_WIDTH - filled), 100 * done, m.endStep(), totalSteps,
         m.trainLoss(), accuracy, m.samplesPerSecond(), 100 * m.syncShare(), duration(eta));

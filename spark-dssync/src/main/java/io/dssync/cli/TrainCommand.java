@@ -14,6 +14,7 @@ import io.dssync.train.TrainingResult;
 import io.dssync.transport.DriverBlockReports;
 import java.io.PrintStream;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
@@ -23,8 +24,7 @@ final class TrainCommand {
   private TrainCommand() {}
 
   static int run(String[] args, PrintStream out, PrintStream err) {
-    TrainerConfig.Builder builder = TrainerConfig.builder();
-    Map<RunOption, String> run = new EnumMap<>(RunOption.class);
+    Map<String, String> given = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("--help") || flag.equals("-h")) {
@@ -34,12 +34,16 @@ final class TrainCommand {
       if (i + 1 >= args.length) {
         throw Errors.invalidSetting(flag, "(nothing)", "a flag needs a value", "Write " + flag + " VALUE.");
       }
-      String value = args[++i];
-      RunOption option = RunOption.find(flag);
+      given.put(flag, args[++i]);
+    }
+    TrainerConfig.Builder builder = TrainerConfig.builder();
+    Map<RunOption, String> run = new EnumMap<>(RunOption.class);
+    for (Map.Entry<String, String> f : withPreset(given).entrySet()) {
+      RunOption option = RunOption.find(f.getKey());
       if (option != null) {
-        run.put(option, value);
+        run.put(option, f.getValue());
       } else {
-        builder.set(flag, value);
+        builder.set(f.getKey(), f.getValue());
       }
     }
     TrainerConfig config = builder.build();
@@ -56,16 +60,17 @@ final class TrainCommand {
     SparkSession spark = SparkSessions.forMaster(master, config);
     try {
       DatasetSplits used = new DatasetSplits(trainSet, testSet, splits.channels(), splits.height(),
-          splits.width(), splits.name());
+          splits.width(), splits.name(), splits.vocabSize());
       DriverBlockReports reports = new DriverBlockReports();
       spark.sparkContext().addSparkListener(reports);
       TrainingResult result = trainWithProgress(spark, config, used, run.get(RunOption.METRICS_OUT), err);
       out.printf(Locale.ROOT,
           "dssync train: schedule=%s g=%d workers=%d steps=%d wall=%.1fs final_test_accuracy=%.4f"
-              + " sync_share=%.3f sync_ms_per_step=%.2f compute_ms_per_step=%.2f samples_per_s=%.0f"
+              + " final_test_metric=%s:%.4f sync_share=%.3f sync_ms_per_step=%.2f compute_ms_per_step=%.2f samples_per_s=%.0f"
               + " driver_block_reports=%d%n",
           config.get(TrainerConfig.SCHEDULE), config.groupSize(), config.workers(), result.totalSteps(),
-          result.wallSeconds(), result.finalTestAccuracy(), result.meanSyncShare(),
+          result.wallSeconds(), result.finalTestAccuracy(), result.finalTestMetricName(),
+          result.finalTestMetric(), result.meanSyncShare(),
           result.history().stream().mapToDouble(m -> m.syncMsPerStep()).average().orElse(0),
           result.history().stream().mapToDouble(m -> m.computeMsPerStep()).average().orElse(0),
           result.history().stream().mapToDouble(m -> m.samplesPerSecond()).average().orElse(0),
@@ -92,6 +97,18 @@ final class TrainCommand {
       }
       return result;
     }
+  }
+
+  /** The preset's flags (when --preset is given) overlaid by the flags given explicitly. */
+  static Map<String, String> withPreset(Map<String, String> given) {
+    String name = given.get(RunOption.PRESET.flag);
+    if (name == null) {
+      return given;
+    }
+    Map<String, String> merged = new LinkedHashMap<>(Preset.find(name).flags());
+    merged.putAll(given);
+    merged.remove(RunOption.PRESET.flag);
+    return merged;
   }
 
   private static int nonNegative(RunOption option, Map<RunOption, String> run) {

@@ -17,6 +17,7 @@ final class Usage {
     for (RunOption o : RunOption.values()) {
       sb.append(String.format("  %-26s %s (default: %s)%n", o.flag + " VALUE", o.doc, o.defaultText));
     }
+    sb.append("\nPresets (--preset NAME):\n").append(Preset.help());
     sb.append("\nTraining flags (also Spark conf keys dssync.<name>):\n");
     for (Setting<?> s : TrainerConfig.ALL) {
       sb.append(String.format("  %-26s %s (default: %s)%n", s.flag() + " VALUE", s.doc(), s.defaultValue()));

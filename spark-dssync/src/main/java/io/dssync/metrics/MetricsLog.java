@@ -22,7 +22,8 @@ import org.apache.hadoop.fs.Path;
  *   <li>{@code step}: step, wallSeconds since the run started, loss, computeMs, syncMs, waitMs,
  *       transferMs, bytes (means over workers);
  *   <li>{@code stage}: stage, endStep, epoch, wallSeconds, stageSeconds, trainLoss, testLoss,
- *       testAccuracy (null when not evaluated), samplesPerSecond, syncShare, consensusDistance.
+ *       testAccuracy (null when not evaluated), testMetricName (accuracy, masked_accuracy or auc),
+ *       testMetric (null when not evaluated), samplesPerSecond, syncShare, consensusDistance.
  * </ul>
  * A step's wall time is interpolated inside its stage by the steps' compute + sync time, because
  * workers report step durations, not clock readings.
@@ -95,6 +96,8 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
       stage.put("trainLoss", m.trainLoss());
       putOrNull(stage, "testLoss", m.testLoss());
       putOrNull(stage, "testAccuracy", m.testAccuracy());
+      stage.put("testMetricName", m.testMetricName());
+      putOrNull(stage, "testMetric", m.testMetric());
       stage.put("samplesPerSecond", m.samplesPerSecond());
       stage.put("computeMsPerStep", m.computeMsPerStep());
       stage.put("syncMsPerStep", m.syncMsPerStep());

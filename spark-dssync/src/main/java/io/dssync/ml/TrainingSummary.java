@@ -36,6 +36,11 @@ public record TrainingSummary(List<StageMetrics> history, String config, long to
     return StageMetrics.finalTestAccuracy(history);
   }
 
+  /** The model's test metric (accuracy, masked_accuracy or auc) of the last evaluated stage, NaN when none. */
+  public double finalMetric() {
+    return StageMetrics.lastEvaluated(history).map(StageMetrics::testMetric).orElse(Double.NaN);
+  }
+
   /** Mean over stages of the share of step time spent synchronizing. */
   public double meanSyncShare() {
     return StageMetrics.meanSyncShare(history);

@@ -3,49 +3,130 @@ package io.dssync.models;
 import ai.djl.nn.Block;
 import io.dssync.errors.Errors;
 import io.dssync.replica.ModelSpec;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Function;
+import io.dssync.replica.Task;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The model registry: maps a {@link ModelSpec#name()} to the DJL block that implements it.
+ * The model registry: maps a {@link ModelSpec#name()} to the DJL block that implements it and to
+ * its {@link Task} (which fixes loss and metric). Names:
+ * <ul>
+ *   <li>{@code mlp}, {@code cnn}: dense C x H x W inputs, classification;
+ *   <li>{@code wrn-<depth>-<k>} (e.g. wrn-16-4): Wide ResNet, dense images, classification;
+ *   <li>{@code bert-mlm} and {@code bert-cls}, optionally sized {@code -L<layers>-H<heads>-D<width>}
+ *       (default L2-H2-D64): token ids; masked-LM pre-training, or classification from [CLS];
+ *   <li>{@code deepfm}: click-log feature ids, binary (log-loss, AUC).
+ * </ul>
  *
- * <p>To add a model, write a class with a static {@code build(ModelSpec)} method and add one line
- * to {@link #REGISTRY}. Blocks are returned uninitialised; the replica initialises the parameters
- * from the spec's seed, so builders must not draw random numbers themselves.
+ * <p>To add a model, write a class with a builder and add one {@link Family} to {@link #FAMILIES}.
+ * Blocks are returned uninitialised; the replica initialises the parameters from the spec's seed,
+ * so builders must not draw random numbers themselves.
  */
 public final class Models {
-  private static final Map<String, Function<ModelSpec, Block>> REGISTRY = new LinkedHashMap<>();
+  /** A set of model names (one pattern), how to build them and their task. */
+  private record Family(String example, Pattern pattern, Input input, Task task,
+      BiFunction<ModelSpec, Matcher, Block> builder) {}
 
-  static {
-    REGISTRY.put(Mlp.NAME, Mlp::build);
-    REGISTRY.put(SmallCnn.NAME, SmallCnn::build);
-  }
+  /** What a family's inputs are, checked against the spec before building. */
+  private enum Input { DENSE, TOKENS, MASKED_TOKENS, FIELD_IDS }
+
+  private static final List<Family> FAMILIES = List.of(
+      new Family(Mlp.NAME, Pattern.compile("mlp"), Input.DENSE, Task.CLASSIFICATION, (s, m) -> Mlp.build(s)),
+      new Family(SmallCnn.NAME, Pattern.compile("cnn"), Input.DENSE, Task.CLASSIFICATION,
+          (s, m) -> SmallCnn.build(s)),
+      new Family("wrn-16-4", Pattern.compile("wrn-(\\d+)-(\\d+)"), Input.DENSE, Task.CLASSIFICATION,
+          (s, m) -> WideResNet.build(s, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)))),
+      new Family(BertHeads.MLM, BertSize.pattern(BertHeads.MLM), Input.MASKED_TOKENS, Task.MASKED_LM,
+          (s, m) -> new BertHeads.MaskedLm(BertSize.from(m, s.name()), s)),
+      new Family(BertHeads.CLS, BertSize.pattern(BertHeads.CLS), Input.TOKENS, Task.CLASSIFICATION,
+          (s, m) -> new BertHeads.Classifier(BertSize.from(m, s.name()), s)),
+      new Family(DeepFm.NAME, Pattern.compile("deepfm"), Input.FIELD_IDS, Task.BINARY, (s, m) -> DeepFm.build(s)));
+
+  /** Name patterns for messages and help. */
+  static final String[] PATTERNS = {"mlp", "cnn", "wrn-<depth>-<k>", "bert-mlm[-L<layers>-H<heads>-D<width>]",
+      "bert-cls[-L<layers>-H<heads>-D<width>]", "deepfm"};
 
   private Models() {}
 
   /** Builds the (uninitialised) block for {@code spec}, which takes (batch, C, H, W) input. */
   public static Block build(ModelSpec spec) {
-    Function<ModelSpec, Block> builder = REGISTRY.get(spec.name());
-    if (builder == null) {
-      throw Errors.unknownName("model", spec.name(), names());
-    }
-    checkShape(spec);
-    return builder.apply(spec);
+    Family family = family(spec.name());
+    Matcher m = family.pattern().matcher(spec.name());
+    m.matches();
+    checkShape(spec, family);
+    return family.builder().apply(spec, m);
   }
 
-  /** The known model names, in registration order. */
+  /** The task (loss and metric) of the model called {@code name}. */
+  public static Task task(String name) {
+    return family(name).task();
+  }
+
+  /** Whether {@code name} names a model (sizes are checked when it is built). */
+  public static boolean isKnown(String name) {
+    return name != null && FAMILIES.stream().anyMatch(f -> f.pattern().matcher(name).matches());
+  }
+
+  /** One example name per model family, in registration order. */
   public static String[] names() {
-    return REGISTRY.keySet().toArray(new String[0]);
+    return FAMILIES.stream().map(Family::example).toArray(String[]::new);
   }
 
-  private static void checkShape(ModelSpec spec) {
+  /** The name patterns ("wrn-<depth>-<k>", ...), for help texts and errors. */
+  public static String[] patterns() {
+    return PATTERNS.clone();
+  }
+
+  private static Family family(String name) {
+    for (Family f : FAMILIES) {
+      if (name != null && f.pattern().matcher(name).matches()) {
+        return f;
+      }
+    }
+    throw Errors.unknownName("model", String.valueOf(name), PATTERNS);
+  }
+
+  private static void checkShape(ModelSpec spec, Family family) {
     positive("model.channels", spec.channels());
     positive("model.height", spec.height());
     positive("model.width", spec.width());
     if (spec.numClasses() < 2) {
       throw Errors.invalidSetting("model.numClasses", spec.numClasses(), "must be at least 2",
           "Set it to the number of classes of the dataset (10 for Fashion-MNIST and CIFAR-10).");
+    }
+    switch (family.input()) {
+      case DENSE -> { }
+      case TOKENS -> ids(spec, 1, "token ids of 1 x 1 x L (one sequence per example)");
+      case MASKED_TOKENS -> {
+        ids(spec, 2, "2 x 1 x L (masked input ids, then targets: original id or -1)");
+        if (spec.numClasses() != spec.vocabSize()) {
+          throw Errors.invalidSetting("model.numClasses", spec.numClasses(),
+              "a masked-LM predicts tokens, so numClasses must equal vocabSize " + spec.vocabSize(),
+              "Load a masked-LM dataset (bible-mlm), which sets both.");
+        }
+      }
+      case FIELD_IDS -> {
+        ids(spec, 1, "feature ids of 1 x 1 x F (one id per field)");
+        if (spec.numClasses() != 2) {
+          throw Errors.invalidSetting("model.numClasses", spec.numClasses(), "deepfm is a binary model: must be 2",
+              "Use a click-log dataset with labels 0/1.");
+        }
+      }
+      default -> throw new IllegalStateException(family.input().name());
+    }
+  }
+
+  private static void ids(ModelSpec spec, int channels, String layout) {
+    if (spec.vocabSize() < 2) {
+      throw Errors.invalidSetting("model.vocabSize", spec.vocabSize(), "model " + spec.name()
+          + " reads ids and needs vocabSize >= 2", "Use a text or click-log dataset (it sets vocabSize), or a"
+          + " dense model (mlp, cnn, wrn-d-k) for images.");
+    }
+    if (spec.channels() != channels || spec.height() != 1) {
+      throw Errors.invalidSetting("model input shape", spec.channels() + "x" + spec.height() + "x" + spec.width(),
+          "model " + spec.name() + " needs " + layout, "Use a dataset encoded for this model.");
     }
   }
 

@@ -26,7 +26,8 @@ import java.util.List;
  *
  * <p>Backward runs through libtorch directly with thread-local grad mode instead of DJL's
  * {@code PtGradientCollector}, which is a JVM-wide singleton and would fail when Spark runs
- * several tasks in one executor. Each step's temporaries are freed when the step ends.
+ * several tasks in one executor. Each step's temporaries are freed when the step ends. Loss,
+ * metric and task-specific input rules come from the model's {@link Objective}.
  */
 final class DjlReplica implements ModelReplica {
   /** Examples per forward pass in {@link #evaluate}, to bound memory. */
@@ -40,12 +41,14 @@ final class DjlReplica implements ModelReplica {
   private final FlatTensors state;
   private final int trainableSize;
   private final LocalOptimizer optimizer;
+  private final Objective objective;
   private long optimizerSteps;
   private boolean closed;
 
   DjlReplica(ModelSpec spec, OptimizerSpec optimizerSpec, int threads) {
     this.spec = spec;
     Block built = Models.build(spec);
+    this.objective = Objective.of(Models.task(spec.name()));
     this.manager = TorchRuntime.newManager(threads);
     try {
       TorchRuntime.prepareThread();
@@ -135,7 +138,7 @@ final class DjlReplica implements ModelReplica {
 
   @Override
   public float trainStep(float[] features, int[] labels, int batchSize, float learningRate) {
-    InputChecks.batch(features, labels, batchSize, spec.featureSize(), spec.numClasses());
+    checkInputs(features, labels, batchSize);
     if (batchSize == 0) {
       throw Errors.invalidSetting("batch size", 0, "must be at least 1 for a training step",
           "Skip the step or give the partition more examples.");
@@ -165,51 +168,39 @@ final class DjlReplica implements ModelReplica {
       JniUtils.zeroGrad((PtNDArray) p);
     }
     NDArray x = step.create(FloatBuffer.wrap(features), inputShape(batchSize));
-    NDArray logits = block.forward(store, new NDList(x), true).singletonOrThrow();
-    NDArray loss = meanCrossEntropy(logits, oneHot(step, labels, 0, batchSize));
+    NDArray output = block.forward(store, new NDList(x), true).singletonOrThrow();
+    NDArray loss = objective.loss(new ModelOutput(output, features, labels, 0, batchSize, spec));
     JniUtils.backward((PtNDArray) loss, (PtNDArray) step.ones(loss.getShape()), false, false);
     return loss.getFloat();
   }
 
   @Override
   public Evaluation evaluate(float[] features, int[] labels, int count) {
-    InputChecks.batch(features, labels, count, spec.featureSize(), spec.numClasses());
+    checkInputs(features, labels, count);
     TorchRuntime.prepareThread();
-    double lossSum = 0;
-    long correct = 0;
-    int fs = spec.featureSize();
+    Objective.Scorer scorer = objective.scorer();
     try {
       for (int start = 0; start < count; start += EVAL_BATCH) {
         int n = Math.min(EVAL_BATCH, count - start);
         int from = start;
-        double[] chunk = TorchRuntime.withGradMode(false, () -> {
+        TorchRuntime.withGradMode(false, () -> {
           try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
-            NDArray x = step.create(FloatBuffer.wrap(features, from * fs, n * fs), inputShape(n));
-            NDArray logits = block.forward(store, new NDList(x), false).singletonOrThrow();
-            float meanLoss = meanCrossEntropy(logits, oneHot(step, labels, from, n)).getFloat();
-            long[] predicted = logits.argMax(1).toLongArray();
-            long hits = 0;
-            for (int i = 0; i < n; i++) {
-              hits += predicted[i] == labels[from + i] ? 1 : 0;
-            }
-            return new double[] {meanLoss * (double) n, hits};
+            scorer.add(new ModelOutput(infer(step, features, from, n), features, labels, from, n, spec));
+            return null;
           }
         });
-        lossSum += chunk[0];
-        correct += (long) chunk[1];
       }
     } catch (EngineException e) {
       throw Errors.engineFailure("evaluate model " + spec.name(), e);
     }
-    return count == 0 ? new Evaluation(0, 0, 0)
-        : new Evaluation(lossSum / count, (double) correct / count, count);
+    return scorer.result();
   }
 
   @Override
   public float[] predictProbabilities(float[] features, int count) {
-    InputChecks.batch(features, new int[count], count, spec.featureSize(), spec.numClasses());
+    int[] noLabels = new int[count];
+    checkInputs(features, noLabels, count);
     TorchRuntime.prepareThread();
-    int fs = spec.featureSize();
     int classes = spec.numClasses();
     float[] out = new float[count * classes];
     try {
@@ -218,9 +209,8 @@ final class DjlReplica implements ModelReplica {
         int from = start;
         float[] chunk = TorchRuntime.withGradMode(false, () -> {
           try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
-            NDArray x = step.create(FloatBuffer.wrap(features, from * fs, n * fs), inputShape(n));
-            NDArray logits = block.forward(store, new NDList(x), false).singletonOrThrow();
-            return logits.softmax(1).toFloatArray();
+            return objective.probabilities(
+                new ModelOutput(infer(step, features, from, n), features, noLabels, from, n, spec));
           }
         });
         System.arraycopy(chunk, 0, out, from * classes, n * classes);
@@ -253,19 +243,18 @@ final class DjlReplica implements ModelReplica {
     });
   }
 
-  /** Mean over the batch of -log softmax(logits)[label], via a one-hot mask (no gather). */
-  private static NDArray meanCrossEntropy(NDArray logits, NDArray oneHot) {
-    long batch = logits.getShape().get(0);
-    return logits.logSoftmax(1).mul(oneHot).sum().neg().div((float) batch);
+  /** Lengths, label range, id range, then the task's own rules (masked-LM targets, 0/1 labels). */
+  private void checkInputs(float[] features, int[] labels, int count) {
+    InputChecks.batch(features, labels, count, spec.featureSize(), spec.numClasses());
+    InputChecks.ids(features, count, spec);
+    objective.check(features, labels, count, spec);
   }
 
-  private NDArray oneHot(NDManager step, int[] labels, int from, int n) {
-    int classes = spec.numClasses();
-    float[] mask = new float[n * classes];
-    for (int i = 0; i < n; i++) {
-      mask[i * classes + labels[from + i]] = 1f;
-    }
-    return step.create(mask, new Shape(n, classes));
+  /** The model's output for examples from .. from+n-1 in inference mode (temporaries in {@code step}). */
+  private NDArray infer(NDManager step, float[] features, int from, int n) {
+    int fs = spec.featureSize();
+    NDArray x = step.create(FloatBuffer.wrap(features, from * fs, n * fs), inputShape(n));
+    return block.forward(store, new NDList(x), false).singletonOrThrow();
   }
 
   private Shape inputShape(int batch) {

@@ -27,6 +27,28 @@ final class InputChecks {
     }
   }
 
+  /**
+   * For models of ids ({@code spec.vocabSize() > 0}): channel 0 of every example holds integer ids
+   * in 0..vocabSize-1 (token ids with 0 = [PAD], or global feature ids of click logs).
+   */
+  static void ids(float[] features, int count, ModelSpec spec) {
+    if (spec.vocabSize() <= 0) {
+      return;
+    }
+    int perChannel = spec.height() * spec.width();
+    for (int i = 0; i < count; i++) {
+      int base = i * spec.featureSize();
+      for (int j = 0; j < perChannel; j++) {
+        float id = features[base + j];
+        if (!(id >= 0 && id < spec.vocabSize() && id == Math.rint(id))) {
+          throw Errors.badRecord("at example " + i + ", position " + j, "id " + id
+              + " is not an integer in 0.." + (spec.vocabSize() - 1) + " (vocabSize " + spec.vocabSize() + ")",
+              "Encode inputs with the dataset's vocabulary and pass its vocabSize to the model.");
+        }
+      }
+    }
+  }
+
   static void learningRate(float learningRate) {
     if (!(learningRate >= 0) || Float.isInfinite(learningRate)) {
       throw Errors.invalidSetting("learning rate", learningRate, "must be finite and >= 0",

@@ -37,7 +37,9 @@ public interface ModelReplica extends AutoCloseable {
 
   /**
    * One training step on {@code batchSize} examples: forward, loss, backward, zero-then-accumulate
-   * gradients, optimizer update with learning rate {@code learningRate}.
+   * gradients, optimizer update with learning rate {@code learningRate}. The loss is the model's
+   * {@link Task}'s: softmax cross-entropy, masked-LM cross-entropy over the masked positions, or
+   * binary log-loss.
    *
    * @param features row-major, {@code batchSize * featureSize} floats
    * @param labels class indices in 0..numClasses-1
@@ -47,13 +49,15 @@ public interface ModelReplica extends AutoCloseable {
 
   /**
    * Evaluates on {@code count} examples in inference mode (BatchNorm uses running statistics).
-   * Nothing is updated.
+   * Nothing is updated. The evaluation carries the task's metric (accuracy, masked-token accuracy,
+   * or the AUC over all {@code count} examples).
    */
   Evaluation evaluate(float[] features, int[] labels, int count);
 
   /**
    * Class probabilities (softmax of the logits) for {@code count} examples in inference mode,
-   * row-major: {@code count * numClasses} floats. Nothing is updated.
+   * row-major: {@code count * numClasses} floats (binary models: P(0), P(1)). Nothing is updated.
+   * Masked-LM models score positions, not examples, and refuse.
    */
   float[] predictProbabilities(float[] features, int count);
 

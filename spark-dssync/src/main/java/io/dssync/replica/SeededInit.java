@@ -11,9 +11,15 @@ import java.util.SplittableRandom;
  * identical with it; this is.
  *
  * <p>Weights: He (Kaiming) uniform on fan-in, U(-sqrt(6/fanIn), sqrt(6/fanIn)), suited to the
- * ReLU networks here. Biases and BatchNorm beta 0, gamma 1, running mean 0, running variance 1.
+ * ReLU networks here. Lookup tables (parameters named "embedding": token, position and field
+ * embeddings) U(-0.05, 0.05): a table has no fan-in, and small rows keep attention scores and FM
+ * pair products near zero at the start. Biases and BatchNorm beta 0, gamma 1, running mean 0,
+ * running variance 1.
  */
 final class SeededInit {
+  static final String TABLE = "embedding";
+  static final double TABLE_BOUND = 0.05;
+
   private SeededInit() {}
 
   /** Values for {@code params} laid out one after the other in list order. */
@@ -24,24 +30,27 @@ final class SeededInit {
     for (Parameter p : params) {
       Shape shape = p.getShape();
       int n = (int) shape.size();
-      fill(out, pos, n, p.getType(), shape, random);
+      fill(out, pos, n, p.getType(), TABLE.equals(p.getName()) ? TABLE_BOUND : heBound(shape), random);
       pos += n;
     }
     return out;
   }
 
-  private static void fill(float[] out, int pos, int n, Parameter.Type type, Shape shape,
+  private static void fill(float[] out, int pos, int n, Parameter.Type type, double bound,
       SplittableRandom random) {
     switch (type) {
       case BIAS, BETA, RUNNING_MEAN -> { } // already zero
       case GAMMA, RUNNING_VAR -> java.util.Arrays.fill(out, pos, pos + n, 1f);
       default -> {
-        double bound = Math.sqrt(6.0 / fanIn(shape));
         for (int i = 0; i < n; i++) {
           out[pos + i] = (float) random.nextDouble(-bound, bound);
         }
       }
     }
+  }
+
+  private static double heBound(Shape shape) {
+    return Math.sqrt(6.0 / fanIn(shape));
   }
 
   /** Inputs feeding one output unit: all dimensions but the first (out, in, kh, kw...). */

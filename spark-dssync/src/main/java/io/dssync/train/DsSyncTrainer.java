@@ -90,7 +90,7 @@ public final class DsSyncTrainer {
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);
     ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
-        data.width(), data.numClasses(), config.get(TrainerConfig.SEED));
+        data.width(), data.numClasses(), config.get(TrainerConfig.SEED), data.vocabSize());
     GroupSchedule schedule = Schedules.create(config.scheduleSpec());
     boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
     JavaRDD<LabeledArrays> shards;

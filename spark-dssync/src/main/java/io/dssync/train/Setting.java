@@ -54,6 +54,11 @@ public final class Setting<T> {
         v -> java.util.Arrays.asList(allowed).contains(v), "must be one of " + String.join(", ", allowed));
   }
 
+  /** A name accepted by {@code known} (trimmed); {@code rule} says what is accepted. */
+  static Setting<String> name(String name, String defaultValue, String doc, Predicate<String> known, String rule) {
+    return new Setting<>(name, doc, defaultValue, String::trim, known, rule);
+  }
+
   /** Free text (a path, for example); any value, trimmed; empty means "not set". */
   static Setting<String> text(String name, String defaultValue, String doc) {
     return new Setting<>(name, doc, defaultValue, String::trim, v -> true, "must be text");

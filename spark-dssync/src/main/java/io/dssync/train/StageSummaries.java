@@ -46,6 +46,7 @@ final class StageSummaries {
     return new StageMetrics(work.stage(), work.firstStep(), work.endStep(), epoch, seconds,
         samplesPerStep * work.steps() / seconds, loss / c,
         eval == null ? Double.NaN : eval.loss(), eval == null ? Double.NaN : eval.accuracy(),
-        compute / c, sync / c, wait / c, transfer / c, bytes / c, distance);
+        compute / c, sync / c, wait / c, transfer / c, bytes / c, distance,
+        eval == null ? io.dssync.models.Models.task(work.model().name()).metricName() : eval.metricName(), eval == null ? Double.NaN : eval.metric());
   }
 }

@@ -49,8 +49,10 @@ public final class TrainerConfig implements Serializable {
       "Steps of linear learning-rate warm-up.");
   public static final Setting<Long> SEED = Setting.longSetting("seed", 42L,
       "Seed of the initial model, the data order and the random schedule.");
-  public static final Setting<String> MODEL = Setting.oneOf("model", "cnn",
-      "Model to train.", Models.names());
+  public static final Setting<String> MODEL = Setting.name("model", "cnn",
+      "Model to train: mlp, cnn, wrn-<depth>-<k> (wrn-16-4), bert-mlm or bert-cls (optionally sized"
+          + " -L<layers>-H<heads>-D<width>, default L2-H2-D64), deepfm.",
+      Models::isKnown, "must be one of " + String.join(", ", Models.patterns()));
   public static final Setting<Integer> THREADS_PER_WORKER = Setting.intAtLeast("threadsPerWorker", 1, 1,
       "Compute threads per replica; must equal spark.task.cpus on a cluster.");
   public static final Setting<Integer> SYNC_TIMEOUT_MS = Setting.intAtLeast("syncTimeoutMs", 120_000, 100,

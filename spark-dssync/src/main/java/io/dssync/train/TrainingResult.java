@@ -21,6 +21,16 @@ public record TrainingResult(
     return StageMetrics.finalTestAccuracy(history);
   }
 
+  /** The model's test metric ("accuracy", "masked_accuracy", "auc") of the last evaluated stage. */
+  public double finalTestMetric() {
+    return StageMetrics.lastEvaluated(history).map(StageMetrics::testMetric).orElse(Double.NaN);
+  }
+
+  /** Name of {@link #finalTestMetric()}: the task's metric of the trained model. */
+  public String finalTestMetricName() {
+    return model.spec() == null ? "accuracy" : io.dssync.models.Models.task(model.spec().name()).metricName();
+  }
+
   /** Mean over stages of the sync share of step time. */
   public double meanSyncShare() {
     return StageMetrics.meanSyncShare(history);

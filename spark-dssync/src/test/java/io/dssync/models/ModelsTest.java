@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ModelsTest {
   @Test
   void registryListsTheBuiltInModels() {
-    assertArrayEquals(new String[] {"mlp", "cnn"}, Models.names());
+    assertArrayEquals(new String[] {"mlp", "cnn", "wrn-16-4", "bert-mlm", "bert-cls", "deepfm"}, Models.names());
   }
 
   @Test
@@ -27,7 +27,7 @@ class ModelsTest {
     DsSyncException e = assertThrows(DsSyncException.class,
         () -> Models.build(new ModelSpec("resnet", 1, 28, 28, 10, 1)));
     assertEquals(ErrorKind.CONFIG, e.kind());
-    assertTrue(e.getMessage().contains("Unknown model 'resnet'. Choose one of [mlp, cnn]"),
+    assertTrue(e.getMessage().contains("Unknown model 'resnet'. Choose one of [mlp, cnn, wrn-<depth>-<k>,"),
         e.getMessage());
   }
 

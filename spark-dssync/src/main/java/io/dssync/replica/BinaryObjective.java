@@ -1,0 +1,83 @@
+package io.dssync.replica;
+
+import ai.djl.ndarray.NDArray;
+import io.dssync.errors.Errors;
+import java.util.Arrays;
+
+/**
+ * Binary: one logit z per example; log-loss (binary cross-entropy of sigmoid(z)); metric AUC over
+ * the whole evaluated set (accuracy at threshold 0.5 alongside).
+ */
+final class BinaryObjective extends Objective {
+  @Override
+  void check(float[] features, int[] labels, int count, ModelSpec spec) {
+    for (int i = 0; i < count; i++) {
+      if (labels[i] != 0 && labels[i] != 1) {
+        throw Errors.badRecord("at index " + i, "label " + labels[i] + " is not 0 or 1",
+            "Binary models (deepfm) need labels 0 (no click) or 1 (click) and numClasses = 2.");
+      }
+    }
+  }
+
+  @Override
+  NDArray loss(ModelOutput out) {
+    NDArray z = out.output().reshape(out.n());
+    float[] y = new float[out.n()];
+    for (int i = 0; i < out.n(); i++) {
+      y[i] = out.labels()[out.from() + i];
+    }
+    NDArray target = z.getManager().create(y);
+    // max(z, 0) - z*y + log(1 + exp(-|z|)): log-loss without overflow for large |z|.
+    return z.maximum(0f).sub(z.mul(target)).add(z.abs().neg().exp().add(1f).log()).mean();
+  }
+
+  @Override
+  Scorer scorer() {
+    return new Scorer() {
+      private float[] scores = new float[1024];
+      private int[] labels = new int[1024];
+      private int count;
+      private double lossSum;
+      private long correct;
+
+      @Override
+      public void add(ModelOutput out) {
+        lossSum += loss(out).getFloat() * (double) out.n();
+        float[] z = out.output().toFloatArray();
+        if (count + out.n() > scores.length) {
+          int size = Math.max(scores.length * 2, count + out.n());
+          scores = Arrays.copyOf(scores, size);
+          labels = Arrays.copyOf(labels, size);
+        }
+        for (int i = 0; i < out.n(); i++) {
+          int label = out.labels()[out.from() + i];
+          scores[count] = z[i];
+          labels[count] = label;
+          correct += (z[i] > 0) == (label == 1) ? 1 : 0;
+          count++;
+        }
+      }
+
+      @Override
+      public Evaluation result() {
+        if (count == 0) {
+          return new Evaluation(0, 0, 0, Task.BINARY.metricName(), Double.NaN);
+        }
+        return new Evaluation(lossSum / count, (double) correct / count, count, Task.BINARY.metricName(),
+            Auc.of(scores, labels, count));
+      }
+    };
+  }
+
+  @Override
+  float[] probabilities(ModelOutput out) {
+    float[] z = out.output().toFloatArray();
+    float[] p = new float[out.n() * 2];
+    for (int i = 0; i < out.n(); i++) {
+      float positive = (float) (1 / (1 + Math.exp(-z[i])));
+      p[2 * i] = 1 - positive;
+      p[2 * i + 1] = positive;
+    }
+    return p;
+  }
+}
