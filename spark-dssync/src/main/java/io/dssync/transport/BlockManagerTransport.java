@@ -148,14 +148,14 @@ public final class BlockManagerTransport implements Transport {
       checkRank(r);
     }
     BlockId block = BlockIds.chunk(runId, stage, rank, id);
-    ByteBuffer bytes = FloatCodec.encode(data, offset, length);
-    outbox.register(block, id.step(), bytes.capacity(), readers);
-    boolean stored = blockManager.putBytes(
-        block, new ChunkedByteBuffer(bytes), StorageLevel.MEMORY_ONLY_SER(), false, BYTES_TAG);
+    int size = FloatCodec.byteSize(length);
+    outbox.register(block, id.step(), size, readers);
+    boolean stored = blockManager.putBytes(block, new ChunkedByteBuffer(FloatCodec.encode(data, offset, length)),
+        StorageLevel.MEMORY_ONLY_SER(), false, BYTES_TAG);
     if (!stored) {
       outbox.forget(block);
       failed = true;
-      throw Errors.blockStoreRefused(rank, id.step(), block.name(), bytes.capacity());
+      throw Errors.blockStoreRefused(rank, id.step(), block.name(), size);
     }
     ByteBuffer readyMessage = new Signal(Signal.Kind.READY, rank, block.name()).encode();
     for (int r : readers) {

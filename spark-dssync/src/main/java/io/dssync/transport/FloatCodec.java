@@ -5,17 +5,34 @@ import java.nio.ByteOrder;
 
 /** Floats to block bytes and back: little-endian IEEE 754, 4 bytes each, no header. */
 final class FloatCodec {
+  /** Largest piece of a stored block (see {@link #encode}). */
+  static final int PIECE_BYTES = 1 << 20;
+
   private FloatCodec() {}
 
   static int byteSize(int floats) {
     return Math.multiplyExact(floats, Float.BYTES);
   }
 
-  /** A fresh buffer holding {@code data[offset, offset+length)}, positioned at 0. */
-  static ByteBuffer encode(float[] data, int offset, int length) {
-    ByteBuffer bytes = ByteBuffer.allocate(byteSize(length)).order(ByteOrder.LITTLE_ENDIAN);
-    bytes.asFloatBuffer().put(data, offset, length);
-    return bytes;
+  /**
+   * Fresh buffers holding {@code data[offset, offset+length)} in order, each at most
+   * {@link #PIECE_BYTES} long, positioned at 0. Pieces, not one buffer: when a block manager
+   * serves a heap block, Netty copies each buffer it is handed into a direct buffer per write
+   * call, and a socket takes only part of a write, so a 32 MiB buffer was copied many times
+   * (measured: 880 ms of executor CPU per 64 MiB all-reduce with one buffer, 317 ms with 1 MiB).
+   */
+  static ByteBuffer[] encode(float[] data, int offset, int length) {
+    int perPiece = PIECE_BYTES / Float.BYTES;
+    int pieces = Math.max(1, (length + perPiece - 1) / perPiece);
+    ByteBuffer[] out = new ByteBuffer[pieces];
+    for (int p = 0; p < pieces; p++) {
+      int from = p * perPiece;
+      int n = Math.min(perPiece, length - from);
+      ByteBuffer bytes = ByteBuffer.allocate(byteSize(n)).order(ByteOrder.LITTLE_ENDIAN);
+      bytes.asFloatBuffer().put(data, offset + from, n);
+      out[p] = bytes;
+    }
+    return out;
   }
 
   /** Copies the floats in {@code bytes} (from its position) into {@code dst[offset, offset+length)}. */
