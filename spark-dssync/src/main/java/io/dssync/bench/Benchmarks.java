@@ -12,6 +12,10 @@ public final class Benchmarks {
 
   static {
     // Each mode registers itself here, in the order help lists them.
+    register(new TrainBench());
+    register(new PeerBench());
+    register(new AllReduceBench());
+    register(new SimulateBench());
   }
 
   private Benchmarks() {}

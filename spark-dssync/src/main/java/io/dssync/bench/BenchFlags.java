@@ -1,0 +1,171 @@
+package io.dssync.bench;
+
+import io.dssync.errors.Errors;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code --flag value} pairs of one bench mode, read with typed getters that reject bad
+ * values through {@link Errors#invalidSetting} (naming the flag, the value and the fix). Unknown
+ * flags are rejected up front, so a typo never silently falls back to a default.
+ */
+final class BenchFlags {
+  private final Map<String, String> values = new LinkedHashMap<>();
+
+  private BenchFlags() {}
+
+  /** Parses {@code args}; every flag must be one of {@code known} and carry a value. */
+  static BenchFlags parse(String[] args, Set<String> known) {
+    BenchFlags flags = new BenchFlags();
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      if (!known.contains(flag)) {
+        throw Errors.unknownName("flag", flag, known.toArray());
+      }
+      if (i + 1 >= args.length) {
+        throw Errors.invalidSetting(flag, "(nothing)", "a flag needs a value", "Write " + flag + " VALUE.");
+      }
+      flags.values.put(flag, args[++i]);
+    }
+    return flags;
+  }
+
+  boolean has(String flag) {
+    return values.containsKey(flag);
+  }
+
+  String string(String flag, String fallback) {
+    return values.getOrDefault(flag, fallback);
+  }
+
+  Path path(String flag, String fallback) {
+    return Path.of(string(flag, fallback));
+  }
+
+  /** An int in [min, max]. */
+  int integer(String flag, int fallback, int min, int max) {
+    String v = values.get(flag);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Errors.invalidSetting(flag, v, "it must be a whole number from " + min + " to " + max,
+        "Pass e.g. " + flag + " " + Math.max(min, Math.min(max, fallback)) + ".");
+  }
+
+  /** A finite double greater than {@code exclusiveMin}. */
+  double number(String flag, double fallback, double exclusiveMin) {
+    String v = values.get(flag);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      double d = Double.parseDouble(v.trim());
+      if (Double.isFinite(d) && d > exclusiveMin) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Errors.invalidSetting(flag, v, "it must be a number greater than " + exclusiveMin,
+        "Pass e.g. " + flag + " " + fallback + ".");
+  }
+
+  /** A finite double >= 0. */
+  double nonNegative(String flag, double fallback) {
+    String v = values.get(flag);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      double d = Double.parseDouble(v.trim());
+      if (Double.isFinite(d) && d >= 0) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Errors.invalidSetting(flag, v, "it must be a number >= 0", "Pass e.g. " + flag + " " + fallback + ".");
+  }
+
+  /** A comma-separated list of ints, each in [min, max]; sorted, duplicates removed. */
+  List<Integer> integers(String flag, List<Integer> fallback, int min, int max) {
+    String v = values.get(flag);
+    if (v == null) {
+      return fallback;
+    }
+    List<Integer> out = new ArrayList<>();
+    for (String part : v.split(",")) {
+      try {
+        int n = Integer.parseInt(part.trim());
+        if (n >= min && n <= max) {
+          if (!out.contains(n)) {
+            out.add(n);
+          }
+          continue;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw Errors.invalidSetting(flag, v, "every entry must be a whole number from " + min + " to " + max
+          + " ('" + part + "' is not)", "Pass e.g. " + flag + " " + min + "," + max + ".");
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** A comma-separated list of byte sizes such as {@code 4K,64M,1G}; sorted, duplicates removed. */
+  List<Long> byteSizes(String flag, List<Long> fallback, long min, long max) {
+    String v = values.get(flag);
+    if (v == null) {
+      return fallback;
+    }
+    List<Long> out = new ArrayList<>();
+    for (String part : v.split(",")) {
+      long bytes = parseBytes(part.trim());
+      if (bytes < min || bytes > max) {
+        throw Errors.invalidSetting(flag, v, "every size must be from " + ByteSize.label(min) + " to "
+            + ByteSize.label(max) + " ('" + part + "' is not)",
+            "Write sizes as a number with an optional K, M or G suffix (powers of 1024), e.g. 4K,64M.");
+      }
+      if (!out.contains(bytes)) {
+        out.add(bytes);
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** Bytes of {@code 4096}, {@code 4K}, {@code 64M}, {@code 1G} (binary units); -1 when malformed. */
+  static long parseBytes(String text) {
+    String t = text.toUpperCase(Locale.ROOT).replace("IB", "").replace("B", "");
+    long unit = 1;
+    if (!t.isEmpty()) {
+      switch (t.charAt(t.length() - 1)) {
+        case 'K' -> unit = 1L << 10;
+        case 'M' -> unit = 1L << 20;
+        case 'G' -> unit = 1L << 30;
+        default -> unit = 1;
+      }
+    }
+    String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
+    try {
+      long n = Long.parseLong(digits.trim());
+      return n < 0 ? -1 : Math.multiplyExact(n, unit);
+    } catch (NumberFormatException | ArithmeticException e) {
+      return -1;
+    }
+  }
+}
