@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
@@ -39,6 +40,16 @@ class WorkloadModelsTest {
     // conv 32*32*9, 1x1 shortcut 512; group 3: BN 64, 18432, BN 128, 36864, shortcut 2048;
     // final BN 128 and dense 64*10+10. Running stats of 240 BatchNorm channels.
     assertSizes(WRN, 77_562, 77_562 + 480);
+  }
+
+  @Test
+  void wrnTakesCifarShapedInputsWithOnlyTheStemGrowing() {
+    // 3x32x32 (CIFAR-10): the stem convolution has 3 input channels instead of 1 (2 x 16 x 9 more
+    // weights); global average pooling makes everything after it independent of height and width.
+    ModelSpec cifar = new ModelSpec("wrn-10-1", 3, 32, 32, 10, 1);
+    assertSizes(cifar, 77_562 + 288, 77_562 + 288 + 480);
+    LabeledArrays batch = Synthetic.templates(cifar, 4, 0.1f, 3);
+    check(cifar, batch.features(), batch.labels(), "accuracy");
   }
 
   @Test
