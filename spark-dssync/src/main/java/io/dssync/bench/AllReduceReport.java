@@ -42,7 +42,7 @@ final class AllReduceReport {
             + " run). MB = 1e6 bytes; busbw = algbw x 2(g-1)/g.",
         network, plan.workers(), plan.warmup(), plan.iterations(), raw, plan.rawRepeats(),
         ByteSize.label(plan.rawBytes()), run.rawBeforeMBps(), run.rawAfterMBps()));
-    folder.write(table(network, rows), "Group all-reduce over the BlockManager transport");
+    folder.write(table(network, rows), "Group all-reduce over the push transport");
     folder.chart("busbw-vs-size", chart(network, rows));
     StringBuilder verdict = new StringBuilder("## Against the target (busbw >= " + TARGET_RATIO + " x raw at "
         + ByteSize.label(TARGET_BYTES) + ")\n\n");

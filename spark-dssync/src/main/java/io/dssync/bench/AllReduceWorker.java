@@ -3,7 +3,7 @@ package io.dssync.bench;
 import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.TransportStats;
 import io.dssync.errors.Errors;
-import io.dssync.transport.BlockManagerTransport;
+import io.dssync.transport.PushTransport;
 import java.io.Serializable;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -16,7 +16,7 @@ import scala.runtime.AbstractFunction1;
 /**
  * The body of one rank of the allreduce benchmark stage: the raw TCP probe between ranks 0 and 1
  * (while every other rank is idle, so it measures the bare path), every cell of the
- * {@link AllReducePlan} over the real {@link BlockManagerTransport} and {@link GroupAllReduce},
+ * {@link AllReducePlan} over the real {@link PushTransport} and {@link GroupAllReduce},
  * opened exactly as training's worker opens them, then the raw probe again: on a shared machine
  * the two probes show how much the background load moved during the run.
  */
@@ -39,7 +39,7 @@ final class AllReduceWorker
     int rank = ctx.partitionId();
     Duration timeout = Duration.ofMillis(plan.timeoutMs());
     String host = ownHost(ctx, rank);
-    try (BlockManagerTransport transport = BlockManagerTransport.open(ctx, plan.runId(), 0, timeout)) {
+    try (PushTransport transport = PushTransport.open(ctx, timeout)) {
       double rawBefore = rawProbe(ctx, rank, host);
       // One barrier (about 1 s) so no rank starts the all-reduces while the probe still runs.
       ctx.barrier();

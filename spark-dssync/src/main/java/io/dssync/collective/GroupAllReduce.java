@@ -8,7 +8,9 @@ import java.util.Arrays;
  * Averages a float vector over the members of one group, in place, over a {@link Transport}.
  *
  * <p>Direct two-phase algorithm: two serial exchanges whatever the group size g. The member at
- * index i of the (sorted) group owns chunk i of the vector ({@link Chunking}).
+ * index i of the (sorted) group owns chunk i of the vector ({@link Chunking}). Chunks travel in
+ * parts of at most {@link #PART_FLOATS} floats, so the phases pipeline: the owner sums part p
+ * while part p+1 is still on the wire, and sends the averaged part p on before summing p+1.
  *
  * <ol>
  *   <li>Reduce-scatter (phase 0): send chunk j to member j for every j != i; receive chunk i from
@@ -24,19 +26,24 @@ import java.util.Arrays;
  *
  * <p>Errors: {@code Errors.notInGroup} when this rank is not in the group; the transport's
  * {@code Errors.peerTimeout} (naming the missing rank) when a member does not deliver within the
- * timeout, which bounds each single wait for one peer's chunk; {@code Errors.lengthMismatch} when
+ * timeout, which bounds each single wait for one peer's part; {@code Errors.lengthMismatch} when
  * members pass vectors of different lengths (where the transport can see it).
  *
- * <p>Keeps its scratch buffers between calls: use one instance per worker, from one thread.
+ * <p>Keeps its scratch buffer between calls: use one instance per worker, from one thread.
  */
 public final class GroupAllReduce {
+  /**
+   * Floats per part (1 MiB): large enough that per-message costs vanish against the bytes, small
+   * enough that the sum of one part overlaps the transfer of the next.
+   */
+  public static final int PART_FLOATS = 1 << 18;
+
   private static final int REDUCE_SCATTER = 0;
   private static final int ALL_GATHER = 1;
 
   private final Transport transport;
   private final Duration timeout;
   private float[] sum = new float[0];
-  private float[] received = new float[0];
 
   public GroupAllReduce(Transport transport, Duration timeout) {
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
@@ -60,55 +67,70 @@ public final class GroupAllReduce {
       return;
     }
     int size = vector.length;
-    for (int j = 0; j < g; j++) {
-      int length = Chunking.length(size, g, j);
-      if (j != me && length > 0) {
-        transport.publish(
-            new MessageId(step, round, REDUCE_SCATTER, j), vector, Chunking.offset(size, g, j),
-            length, new int[] {group[j]});
+    // Phase 0 out: part p of every chunk before part p+1 of any, so every owner can start early;
+    // chunk 0 is the longest, so it has the most parts.
+    int maxParts = parts(Chunking.length(size, g, 0));
+    for (int p = 0; p < maxParts; p++) {
+      for (int d = 1; d < g; d++) {
+        int j = (me + d) % g; // rotate, so the members do not all send to the same owner first
+        int length = partLength(Chunking.length(size, g, j), p);
+        if (length > 0) {
+          transport.publish(new MessageId(step, round, REDUCE_SCATTER, j, p), vector,
+              Chunking.offset(size, g, j) + p * PART_FLOATS, length, new int[] {group[j]});
+        }
       }
     }
+    // Phase 0 in, phase 1 out, part by part.
     int myOffset = Chunking.offset(size, g, me);
     int myLength = Chunking.length(size, g, me);
-    if (myLength > 0) {
-      reduceOwnChunk(group, me, vector, myOffset, myLength, new MessageId(step, round, REDUCE_SCATTER, me));
-      transport.publish(
-          new MessageId(step, round, ALL_GATHER, me), vector, myOffset, myLength, othersThan(group, me));
+    int[] others = othersThan(group, me);
+    for (int p = 0; p < parts(myLength); p++) {
+      int offset = myOffset + p * PART_FLOATS;
+      int length = partLength(myLength, p);
+      reducePart(group, me, vector, offset, length, new MessageId(step, round, REDUCE_SCATTER, me, p));
+      transport.publish(new MessageId(step, round, ALL_GATHER, me, p), vector, offset, length, others);
     }
-    for (int j = 0; j < g; j++) {
-      int length = Chunking.length(size, g, j);
-      if (j != me && length > 0) {
-        transport.fetch(
-            group[j], new MessageId(step, round, ALL_GATHER, j), vector, Chunking.offset(size, g, j),
-            length, timeout);
+    // Phase 1 in.
+    for (int d = 1; d < g; d++) {
+      int j = (me + d) % g;
+      int chunkLength = Chunking.length(size, g, j);
+      for (int p = 0; p < parts(chunkLength); p++) {
+        transport.fetch(group[j], new MessageId(step, round, ALL_GATHER, j, p), vector,
+            Chunking.offset(size, g, j) + p * PART_FLOATS, partLength(chunkLength, p), timeout);
       }
     }
   }
 
-  /** Sums chunk {@code me} over the group in ascending member order, divides by g, writes it back. */
-  private void reduceOwnChunk(int[] group, int me, float[] vector, int offset, int length, MessageId id) {
+  /** Parts of a chunk of {@code length} floats (0 for an empty chunk). */
+  static int parts(int length) {
+    return (length + PART_FLOATS - 1) / PART_FLOATS;
+  }
+
+  /** Length of part {@code p} of a chunk of {@code length} floats (0 past its end). */
+  static int partLength(int length, int p) {
+    return Math.max(0, Math.min(PART_FLOATS, length - p * PART_FLOATS));
+  }
+
+  /**
+   * Sums one part of my chunk over the group in ascending member order, straight from the
+   * received buffers, divides by g and writes it back into {@code vector}.
+   */
+  private void reducePart(int[] group, int me, float[] vector, int offset, int length, MessageId id) {
     if (sum.length < length) {
       sum = new float[length];
-      received = new float[length];
     }
     int g = group.length;
     for (int k = 0; k < g; k++) {
-      float[] part;
-      int partOffset;
       if (k == me) {
-        part = vector;
-        partOffset = offset;
-      } else {
-        transport.fetch(group[k], id, received, 0, length, timeout);
-        part = received;
-        partOffset = 0;
-      }
-      if (k == 0) {
-        System.arraycopy(part, partOffset, sum, 0, length);
-      } else {
-        for (int x = 0; x < length; x++) {
-          sum[x] += part[partOffset + x];
+        if (k == 0) {
+          System.arraycopy(vector, offset, sum, 0, length);
+        } else {
+          FloatSums.addInto(vector, offset, sum, 0, length);
         }
+      } else if (k == 0) {
+        transport.fetch(group[k], id, sum, 0, length, timeout);
+      } else {
+        transport.fetchAdd(group[k], id, sum, 0, length, timeout);
       }
     }
     for (int x = 0; x < length; x++) {

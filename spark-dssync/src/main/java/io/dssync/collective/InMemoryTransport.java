@@ -67,7 +67,7 @@ public final class InMemoryTransport implements Transport {
         Slot s = slot == null ? new Slot() : slot;
         if (s.isFilled()) {
           throw new IllegalStateException(
-              "rank " + rank + " published " + describe(id) + " twice; message ids must be unique");
+              "rank " + rank + " published " + id.describe() + " twice; message ids must be unique");
         }
         s.fill(copy, isReader, pending);
         return s;
@@ -79,6 +79,16 @@ public final class InMemoryTransport implements Transport {
 
   @Override
   public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    receive(sender, id, dst, offset, length, timeout, false);
+  }
+
+  @Override
+  public void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    receive(sender, id, dst, offset, length, timeout, true);
+  }
+
+  private void receive(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout,
+      boolean add) {
     checkOpen();
     checkRank(sender, "sender");
     Objects.checkFromIndexSize(offset, length, dst.length);
@@ -95,24 +105,28 @@ public final class InMemoryTransport implements Transport {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       leave(key, slot, false);
-      throw Errors.transportFailure(rank, sender, id.step(), "fetch " + describe(id) + " from", e);
+      throw Errors.transportFailure(rank, sender, id.step(), "fetch " + id.describe() + " from", e);
     }
     long ready = System.nanoTime();
     stats.waitNanos.addAndGet(ready - start);
     if (!arrived) {
       leave(key, slot, false);
-      throw Errors.peerTimeout(rank, sender, id.step(), describe(id), timeout.toMillis());
+      throw Errors.peerTimeout(rank, sender, id.step(), id.describe(), timeout.toMillis());
     }
     if (!slot.isReader[rank]) {
       leave(key, slot, false);
       throw new IllegalStateException(
-          "rank " + rank + " fetched " + describe(id) + " from rank " + sender + ", which was not published for it");
+          "rank " + rank + " fetched " + id.describe() + " from rank " + sender + ", which was not published for it");
     }
     if (slot.data.length != length) {
       leave(key, slot, false);
-      throw Errors.lengthMismatch(describe(id) + " from rank " + sender, length, slot.data.length);
+      throw Errors.lengthMismatch(id.describe() + " from rank " + sender, length, slot.data.length);
     }
-    System.arraycopy(slot.data, 0, dst, offset, length);
+    if (add) {
+      FloatSums.addInto(slot.data, 0, dst, offset, length);
+    } else {
+      System.arraycopy(slot.data, 0, dst, offset, length);
+    }
     leave(key, slot, true);
     stats.transferNanos.addAndGet(System.nanoTime() - ready);
     stats.bytesReceived.addAndGet(Float.BYTES * (long) length);
@@ -167,10 +181,6 @@ public final class InMemoryTransport implements Transport {
     }
   }
 
-  private static String describe(MessageId id) {
-    String phase = id.phase() == 0 ? "reduce-scatter" : id.phase() == 1 ? "all-gather" : "phase " + id.phase();
-    return phase + " chunk " + id.chunk() + " (round " + id.round() + ")";
-  }
 
   /** Duration to nanos, saturating instead of overflowing for very long timeouts. */
   private static long nanos(Duration timeout) {

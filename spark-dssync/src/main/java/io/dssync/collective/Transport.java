@@ -4,13 +4,14 @@ import java.time.Duration;
 
 /**
  * Moves float chunks between the ranks of one barrier stage. A sender publishes a chunk once for
- * a known set of readers; each reader fetches it from the sender. Implementations: an in-memory
- * transport (tests) and the BlockManager transport (Spark executors).
+ * a known set of readers; each reader takes it. Implementations: an in-memory transport (tests)
+ * and the push transport (Spark executors: same-JVM readers by memory copy, others over Spark's
+ * network library).
  *
  * <p>Contract: {@code publish} does not block on readers and copies what it needs from
- * {@code data} before returning (the caller may reuse the array). {@code fetch} blocks until the
- * chunk exists or the timeout passes, then throws {@code Errors.peerTimeout} naming the sender.
- * Published chunks are released once every reader has fetched them.
+ * {@code data} before returning (the caller may reuse the array). {@code fetch} and
+ * {@code fetchAdd} block until the chunk has arrived or the timeout passes, then throw
+ * {@code Errors.peerTimeout} naming the sender. A chunk is released once every reader took it.
  */
 public interface Transport extends AutoCloseable {
   /** This worker's rank in 0..N-1. */
@@ -21,6 +22,12 @@ public interface Transport extends AutoCloseable {
 
   /** Fetch the chunk {@code id} published by {@code sender} into {@code dst[offset, offset+length)}. */
   void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout);
+
+  /**
+   * Like {@link #fetch}, but adds the chunk into {@code dst[offset, offset+length)} element by
+   * element ({@code dst[offset+i] += chunk[i]}, FP32), straight from the received buffer.
+   */
+  void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout);
 
   /** Counters of what this transport has done so far (wait, transfer, bytes). */
   TransportStats stats();

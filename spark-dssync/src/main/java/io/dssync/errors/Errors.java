@@ -143,11 +143,4 @@ public final class Errors {
   }
 
   /** The executor's block store refused a chunk (usually: not enough storage memory). */
-  public static DsSyncException blockStoreRefused(int rank, long step, String block, long bytes) {
-    return new DsSyncException(
-        ErrorKind.TRANSPORT,
-        "Rank " + rank + " could not store block " + block + " (" + bytes + " bytes) at step " + step
-            + " in its executor's memory store. Give executors more memory (spark.executor.memory,"
-            + " spark.memory.fraction) or cache less data on them.");
-  }
 }

@@ -8,7 +8,7 @@ import io.dssync.data.ShardBatcher;
 import io.dssync.errors.Errors;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.Replicas;
-import io.dssync.transport.BlockManagerTransport;
+import io.dssync.transport.PushTransport;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Collections;
@@ -49,7 +49,7 @@ final class WorkerTask
     BarrierTaskContext ctx = BarrierTaskContext.get();
     LabeledArrays shard = shards.next();
     Duration timeout = Duration.ofMillis(work.syncTimeoutMs());
-    try (BlockManagerTransport transport = BlockManagerTransport.open(ctx, work.runId(), work.stage(), timeout);
+    try (PushTransport transport = PushTransport.open(ctx, timeout);
         // Threads = the CPUs Spark reserved for this task (spark.task.cpus): never oversubscribe.
         ModelReplica replica = Replicas.create(work.model(), work.optimizer(), ctx.cpus())) {
       WorkerResult result = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),

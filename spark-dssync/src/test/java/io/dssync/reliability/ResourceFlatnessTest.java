@@ -9,17 +9,14 @@ import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
-import io.dssync.transport.BlockIds;
+import io.dssync.transport.PushTransport;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.storage.BlockId;
 import org.junit.jupiter.api.Test;
-import scala.Function1;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Over a long run of many short steps, executor block-manager storage memory and driver heap
@@ -29,12 +26,12 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@code -Ddssync.longRunSteps=N} for a longer run by hand.
  */
 class ResourceFlatnessTest {
-  /** Less than half of one step's chunk of this model (36,227 floats): no step may leave a block behind. */
+  /** Less than half of one step's chunk of this model (36,227 floats): no step may leave data behind. */
   private static final long STORAGE_BOUND_BYTES = 64 * 1024;
   private static final long HEAP_BOUND_BYTES = 48L * 1024 * 1024;
 
   /** What one executor holds between stages. */
-  record ExecutorSample(String executor, long storageBytes, int dssyncBlocks) implements Serializable {}
+  record ExecutorSample(String executor, long storageBytes, int openTransports) implements Serializable {}
 
   @Test
   void executorStorageAndDriverHeapStayFlatOverThousandsOfSteps() {
@@ -62,7 +59,7 @@ class ResourceFlatnessTest {
         .fit(new TrainingData(TestSparkFrames.of(spark, train, workers), "features", "label", 1, 1, 10, 3, null));
     assertTrue(result.totalSteps() >= 1_000, "a long run: " + result.totalSteps() + " steps");
     for (List<ExecutorSample> stage : storage) {
-      assertTrue(stage.stream().allMatch(e -> e.dssyncBlocks() == 0), "no training block outlives its step: " + stage);
+      assertTrue(stage.stream().allMatch(e -> e.openTransports() == 0), "no transport outlives its stage: " + stage);
     }
     // Per executor (ranks move between executors from stage to stage): the last sample may not
     // exceed the smallest one by more than the bound. The first sample may be higher: the input
@@ -86,10 +83,8 @@ class ResourceFlatnessTest {
   }
 
   private static ExecutorSample sample() {
-    var bm = SparkEnv.get().blockManager();
-    Function1<BlockId, Object> ours = BlockIds::isDssync;
-    int blocks = CollectionConverters.asJava(bm.getMatchingBlockIds(ours)).size();
-    return new ExecutorSample(SparkEnv.get().executorId(), SparkEnv.get().memoryManager().storageMemoryUsed(), blocks);
+    return new ExecutorSample(SparkEnv.get().executorId(), SparkEnv.get().memoryManager().storageMemoryUsed(),
+        PushTransport.openInThisJvm());
   }
 
   private static long driverHeapAfterGc() {

@@ -163,13 +163,12 @@ public final class TestSpark {
     long begin = System.nanoTime();
     SparkSession s = SparkSession.builder().config(conf).getOrCreate();
     try {
-      awaitExecutors(s.sparkContext());
+      awaitExecutors(s.sparkContext(), executorsOf(conf.get("spark.master")));
     } catch (RuntimeException e) {
       s.stop();
       throw e;
     }
-    System.err.printf("[TestSpark] local-cluster with %d executors ready in %.1f s%n", EXECUTORS,
-        (System.nanoTime() - begin) / 1e9);
+    System.err.printf("[TestSpark] %s ready in %.1f s%n", conf.get("spark.master"), (System.nanoTime() - begin) / 1e9);
     return s;
   }
 
@@ -210,13 +209,22 @@ public final class TestSpark {
         "System property " + property + " is not set; run the tests through Maven surefire.");
   }
 
+  /**
+   * Executor JVMs of a master: N of {@code local-cluster[N,c,m]}; none for {@code local[N]}, whose
+   * tasks run in the driver (a test may override {@code spark.master} with either).
+   */
+  static int executorsOf(String master) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("local-cluster\\[(\\d+),.*").matcher(master);
+    return m.matches() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
   /** Barrier stages need every slot: wait until all executors registered (driver counts as one). */
-  private static void awaitExecutors(SparkContext sc) {
+  private static void awaitExecutors(SparkContext sc, int executors) {
     long deadline = System.nanoTime() + EXECUTOR_WAIT_MS * 1_000_000L;
-    while (sc.getExecutorMemoryStatus().size() < EXECUTORS + 1) {
+    while (sc.getExecutorMemoryStatus().size() < executors + 1) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("Only " + (sc.getExecutorMemoryStatus().size() - 1) + " of "
-            + EXECUTORS + " local-cluster executors registered within " + EXECUTOR_WAIT_MS / 1000
+            + executors + " local-cluster executors registered within " + EXECUTOR_WAIT_MS / 1000
             + " s; see the executor logs under $SPARK_HOME/work/.");
       }
       try {

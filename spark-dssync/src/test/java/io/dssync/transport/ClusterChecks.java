@@ -1,32 +1,11 @@
 package io.dssync.transport;
 
-import io.dssync.testing.TestSpark;
 import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
-import org.apache.spark.SparkEnv;
-import org.apache.spark.storage.BlockId;
-import scala.Function1;
-import scala.jdk.javaapi.CollectionConverters;
 
-/** Helpers shared by the transport tests: data patterns and a look into every executor's store. */
+/** Helpers shared by the transport tests: data patterns and what each rank reports. */
 final class ClusterChecks {
   private ClusterChecks() {}
-
-  /** Names of the spark-dssync blocks this executor's BlockManager holds right now. */
-  static ArrayList<String> localDssyncBlocks() {
-    Function1<BlockId, Object> isOurs = BlockIds::isDssync;
-    List<BlockId> ids = CollectionConverters.asJava(SparkEnv.get().blockManager().getMatchingBlockIds(isOurs));
-    ArrayList<String> names = new ArrayList<>();
-    ids.forEach(id -> names.add(id.name()));
-    return names;
-  }
-
-  /** A second pass over the cluster: the spark-dssync blocks left on each executor, by rank. */
-  static List<ArrayList<String>> dssyncBlocksOnEveryExecutor() {
-    return TestSpark.runBarrier(TestSpark.EXECUTORS, ctx -> localDssyncBlocks());
-  }
 
   /**
    * Deterministic float bits for (sender, step): random bit patterns including negative zero,
@@ -57,6 +36,6 @@ final class ClusterChecks {
   }
 
   /** What one rank saw in an exchange test. */
-  record Report(String executorId, int mismatches, long bytesReceived, long bytesSent,
-      ArrayList<String> leftAfterClose) implements Serializable {}
+  record Report(String executorId, int mismatches, long bytesReceived, long bytesSent, int openAfterClose)
+      implements Serializable {}
 }

@@ -50,7 +50,7 @@ class EncryptionCostBench {
   private static double measure(int floats, int repeats) {
     List<Double> perRank = TestSpark.runBarrier(N, ctx -> {
       Duration timeout = Duration.ofSeconds(120);
-      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "bench", 0, timeout)) {
+      try (PushTransport t = PushTransport.open(ctx, timeout)) {
         GroupAllReduce allReduce = new GroupAllReduce(t, timeout);
         float[] v = ClusterChecks.pattern(ctx.partitionId(), 0, floats);
         for (int i = 0; i < v.length; i++) {

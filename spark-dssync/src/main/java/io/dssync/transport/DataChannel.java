@@ -1,14 +1,15 @@
 package io.dssync.transport;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.apache.spark.SecurityManager;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.network.TransportContext;
 import org.apache.spark.network.client.RpcResponseCallback;
+import org.apache.spark.network.client.StreamCallbackWithID;
 import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.client.TransportClientBootstrap;
 import org.apache.spark.network.client.TransportClientFactory;
@@ -26,13 +27,15 @@ import org.slf4j.LoggerFactory;
 import scala.Option;
 
 /**
- * One task's endpoint for {@link Signal}s, built on Spark's own network library (the layer under
- * the block transfer service). It is configured the way Spark configures its block transfer
- * service, so {@code spark.authenticate}, {@code spark.network.crypto.enabled} and RPC SSL apply to
- * these messages too. Settings can be tuned under the module name {@code spark.dssync.io.*}.
+ * One task's endpoint for pushed parts, built on Spark's own network library (the layer under
+ * the block transfer service). A part travels as one stream upload: a small header, then the
+ * floats, which the receiving side takes piece by piece as they come off the socket (no frame is
+ * assembled in memory). It is configured the way Spark configures its block transfer service, so
+ * {@code spark.authenticate}, {@code spark.network.crypto.enabled} and RPC SSL apply. Settings can
+ * be tuned under the module name {@code spark.dssync.io.*}.
  */
-final class SignalChannel implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(SignalChannel.class);
+final class DataChannel implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DataChannel.class);
   /** Module name for TransportConf keys (spark.dssync.io.*). */
   private static final String MODULE = "dssync";
 
@@ -41,7 +44,7 @@ final class SignalChannel implements AutoCloseable {
   private final TransportClientFactory clientFactory;
   private final String host;
 
-  private SignalChannel(TransportContext context, TransportServer server,
+  private DataChannel(TransportContext context, TransportServer server,
       TransportClientFactory clientFactory, String host) {
     this.context = context;
     this.server = server;
@@ -49,11 +52,16 @@ final class SignalChannel implements AutoCloseable {
     this.host = host;
   }
 
-  /** Starts a server on {@code bindHost}, any free port; {@code onSignal} runs on a network thread. */
-  static SignalChannel start(SparkEnv env, String bindHost, Consumer<Signal> onSignal) {
+  /** Where an incoming part goes: the stream callback that takes its floats (runs on a network thread). */
+  interface Receiver {
+    StreamCallbackWithID open(PartHeader header);
+  }
+
+  /** Starts a server on {@code bindHost}, any free port, handing every incoming part to {@code receiver}. */
+  static DataChannel start(SparkEnv env, String bindHost, Receiver receiver) {
     SparkConf conf = env.conf();
     SecurityManager security = env.securityManager();
-    // One event-loop thread each side: these messages are a few dozen bytes.
+    // One event-loop thread each side: a task's parts are consumed in order by one task thread anyway.
     TransportConf transportConf = SparkTransportConf.fromSparkConf(
         conf, MODULE, 1, Option.empty(), Option.apply(security.getRpcSSLOptions()));
     List<TransportServerBootstrap> serverBoot = new ArrayList<>();
@@ -62,12 +70,12 @@ final class SignalChannel implements AutoCloseable {
       serverBoot.add(new AuthServerBootstrap(transportConf, security));
       clientBoot.add(new AuthClientBootstrap(transportConf, conf.getAppId(), security));
     }
-    TransportContext context = new TransportContext(transportConf, new Handler(onSignal));
+    TransportContext context = new TransportContext(transportConf, new Handler(receiver));
     TransportClientFactory factory = null;
     try {
       factory = context.createClientFactory(clientBoot);
       TransportServer server = context.createServer(bindHost, 0, serverBoot);
-      return new SignalChannel(context, server, factory, bindHost);
+      return new DataChannel(context, server, factory, bindHost);
     } catch (RuntimeException e) {
       if (factory != null) {
         factory.close();
@@ -100,28 +108,29 @@ final class SignalChannel implements AutoCloseable {
     context.close();
   }
 
-  /** Decodes one-way messages and hands them on; request-response RPCs are not part of the protocol. */
+  /** Hands stream uploads to the receiver; plain messages and RPCs are not part of the protocol. */
   private static final class Handler extends RpcHandler {
-    private final Consumer<Signal> onSignal;
+    private final Receiver receiver;
     private final StreamManager streams = new OneForOneStreamManager();
 
-    Handler(Consumer<Signal> onSignal) {
-      this.onSignal = onSignal;
+    Handler(Receiver receiver) {
+      this.receiver = receiver;
     }
 
     @Override
-    public void receive(TransportClient client, java.nio.ByteBuffer message) {
-      try {
-        onSignal.accept(Signal.decode(message));
-      } catch (RuntimeException e) {
-        // A bad message must not kill the connection that carries the good ones.
-        LOG.warn("Ignoring a dssync signal from {}: {}", client.getSocketAddress(), e.toString());
-      }
+    public StreamCallbackWithID receiveStream(TransportClient client, ByteBuffer header, RpcResponseCallback callback) {
+      // Throwing here makes Spark answer the sender with a failure and close the connection.
+      return receiver.open(PartHeader.decode(header));
     }
 
     @Override
-    public void receive(TransportClient client, java.nio.ByteBuffer message, RpcResponseCallback callback) {
-      callback.onFailure(new UnsupportedOperationException("dssync signals are one-way messages"));
+    public void receive(TransportClient client, ByteBuffer message) {
+      LOG.warn("Ignoring a dssync one-way message from {}: parts travel as stream uploads", client.getSocketAddress());
+    }
+
+    @Override
+    public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
+      callback.onFailure(new UnsupportedOperationException("dssync parts travel as stream uploads"));
     }
 
     @Override

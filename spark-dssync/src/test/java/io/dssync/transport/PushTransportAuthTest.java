@@ -8,21 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.collective.MessageId;
+import io.dssync.errors.DsSyncException;
 import io.dssync.testing.TestSpark;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
-import org.apache.spark.SparkException;
-import org.apache.spark.network.TransportContext;
-import org.apache.spark.network.client.RpcResponseCallback;
-import org.apache.spark.network.client.TransportClient;
-import org.apache.spark.network.client.TransportClientFactory;
-import org.apache.spark.network.netty.SparkTransportConf;
-import org.apache.spark.network.server.OneForOneStreamManager;
-import org.apache.spark.network.server.RpcHandler;
-import org.apache.spark.network.server.StreamManager;
 import io.dssync.testing.TestData;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.ProgressListener;
@@ -32,15 +24,14 @@ import io.dssync.train.TrainingResult;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import scala.Option;
 
 /**
  * The transport on a cluster with {@code spark.authenticate} and {@code
- * spark.network.crypto.enabled}: block fetches and the signal channel both authenticate.
+ * spark.network.crypto.enabled}: every connection that carries parts authenticates and encrypts.
  * Restarts the shared test session with these settings (the next plain {@code
  * TestSpark.session()} restores the defaults).
  */
-class BlockManagerTransportAuthTest {
+class PushTransportAuthTest {
   private static final int N = TestSpark.EXECUTORS;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final Map<String, String> SECURE = Map.of(
@@ -63,7 +54,7 @@ class BlockManagerTransportAuthTest {
         return "executor runs without authentication or encryption";
       }
       int rank = ctx.partitionId();
-      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "secure", 0, TIMEOUT)) {
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
         for (int step = 0; step < 3; step++) {
           MessageId id = new MessageId(step, 0, 0, 0);
           t.publish(id, pattern(rank, step, length), 0, length, othersThan(rank, N));
@@ -74,58 +65,42 @@ class BlockManagerTransportAuthTest {
           }
         }
       }
-      return ClusterChecks.localDssyncBlocks().isEmpty() ? "" : "blocks left after close";
+      return PushTransport.openInThisJvm() == 0 ? "" : "transport still open after close";
     });
     assertEquals(List.of("", "", "", ""), problems);
   }
 
   @Test
-  void signalFromUnauthenticatedClientIsIgnored() {
-    SparkException failure = assertThrows(SparkException.class, () -> TestSpark.runBarrier(N, ctx -> {
-      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "forged", 0, TIMEOUT)) {
-        MessageId id = new MessageId(3, 0, 0, 0);
-        if (ctx.partitionId() == 0) {
-          // Claims rank 0 published a block, over a connection that skips the auth handshake.
-          String block = BlockIds.chunk("forged", 0, 0, id).name();
-          sendWithoutAuthentication(t.peer(1), new Signal(Signal.Kind.READY, 0, block));
-        } else if (ctx.partitionId() == 1) {
-          t.fetch(0, id, new float[4], 0, 4, Duration.ofSeconds(3));
-        }
-        return "done";
-      }
-    }));
-    String message = String.valueOf(failure.getMessage());
-    assertTrue(message.contains("Rank 1 waited 3000 ms at step 3") && message.contains("from rank 0"),
-        "the forged READY must be dropped, so rank 1 times out waiting for rank 0: " + message);
-  }
-
-  @Test
-  void aClientWithoutTheSecretCannotFetchATrainingBlock() {
+  void onlyAClientWithTheSecretCanPushAPart() {
     List<String> outcomes = TestSpark.runBarrier(2, ctx -> {
-      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "guarded", 0, TIMEOUT)) {
-        MessageId id = new MessageId(0, 0, 0, 0);
-        String block = BlockIds.chunk("guarded", 0, 0, id).name();
-        if (ctx.partitionId() == 0) {
-          t.publish(id, pattern(0, 0, 64), 0, 64, new int[] {1});
-        }
-        ctx.barrier(); // the block is stored on rank 0's executor from here on
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
         String outcome = "";
+        float[] got = new float[64];
+        if (ctx.partitionId() == 0) {
+          // Parts claiming to come from rank 0, for rank 1's inbox, from clients built by hand.
+          PeerAddress target = t.peer(1);
+          outcome = "no secret: " + forge(target, 10, PartPushProbe.Credentials.NONE)
+              + " | wrong secret: " + forge(target, 11, PartPushProbe.Credentials.WRONG)
+              + " | right secret: " + forge(target, 12, PartPushProbe.Credentials.RIGHT);
+        }
+        ctx.barrier(); // rank 1 looks only after every attempt was made
         if (ctx.partitionId() == 1) {
-          PeerAddress owner = t.peer(0);
-          outcome = "no secret: " + BlockFetchProbe.openBlocks(owner, block, BlockFetchProbe.Credentials.NONE)
-              + " | wrong secret: " + BlockFetchProbe.openBlocks(owner, block, BlockFetchProbe.Credentials.WRONG)
-              + " | right secret: " + BlockFetchProbe.openBlocks(owner, block, BlockFetchProbe.Credentials.RIGHT);
-          float[] got = new float[64];
-          t.fetch(0, id, got, 0, 64, TIMEOUT);
-          assertArrayEquals(pattern(0, 0, 64), got);
+          // The authenticated push arrived; the others must not have: they time out.
+          t.fetch(0, new MessageId(12, 0, 0, 0), got, 0, 64, TIMEOUT);
+          assertArrayEquals(pattern(0, 12, 64), got);
+          for (int step : new int[] {10, 11}) {
+            DsSyncException missing = assertThrows(DsSyncException.class,
+                () -> t.fetch(0, new MessageId(step, 0, 0, 0), got, 0, 64, Duration.ofMillis(300)));
+            assertTrue(missing.getMessage().contains("at step " + step), missing.getMessage());
+          }
         }
         return outcome;
       }
     });
-    String outcome = outcomes.get(1);
+    String outcome = outcomes.get(0);
     System.out.println("[security] " + outcome);
-    assertTrue(outcome.matches("no secret: rejected .* \\| wrong secret: rejected .* \\| right secret: opened 1 chunk"),
-        "only a client with the application's secret may open a training block: " + outcome);
+    assertTrue(outcome.matches("no secret: rejected .* \\| wrong secret: rejected .* \\| right secret: accepted"),
+        "only a client with the application's secret may push a part: " + outcome);
   }
 
   @Test
@@ -159,25 +134,8 @@ class BlockManagerTransportAuthTest {
         + " %d files (checkpoints, executor logs) and the metrics%n", result.finalTestAccuracy(), written.size());
   }
 
-  private static void sendWithoutAuthentication(PeerAddress to, Signal signal) {
-    SparkConf conf = SparkEnv.get().conf();
-    RpcHandler noServer = new RpcHandler() {
-      @Override
-      public void receive(TransportClient client, java.nio.ByteBuffer message, RpcResponseCallback callback) {}
-
-      @Override
-      public StreamManager getStreamManager() {
-        return new OneForOneStreamManager();
-      }
-    };
-    try (TransportContext context = new TransportContext(
-            SparkTransportConf.fromSparkConf(conf, "forger", 1, Option.empty(), Option.empty()), noServer);
-        TransportClientFactory factory = context.createClientFactory()) {
-      TransportClient client = factory.createClient(to.signalHost(), to.signalPort());
-      client.send(signal.encode());
-      Thread.sleep(500); // let the message leave before the factory closes the connection
-    } catch (Exception rejected) {
-      // The server may close the connection: either way the signal must not count.
-    }
+  private static String forge(PeerAddress to, long step, PartPushProbe.Credentials credentials) {
+    PartHeader header = new PartHeader(to.inboxId(), 0, new MessageId(step, 0, 0, 0), 64);
+    return PartPushProbe.push(to, header, pattern(0, step, 64), credentials);
   }
 }

@@ -1,9 +1,13 @@
 package io.dssync.transport;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.network.TransportContext;
+import org.apache.spark.network.buffer.NioManagedBuffer;
 import org.apache.spark.network.client.RpcResponseCallback;
 import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.client.TransportClientBootstrap;
@@ -14,25 +18,22 @@ import org.apache.spark.network.sasl.SecretKeyHolder;
 import org.apache.spark.network.server.OneForOneStreamManager;
 import org.apache.spark.network.server.RpcHandler;
 import org.apache.spark.network.server.StreamManager;
-import org.apache.spark.network.shuffle.protocol.BlockTransferMessage;
-import org.apache.spark.network.shuffle.protocol.OpenBlocks;
-import org.apache.spark.network.shuffle.protocol.StreamHandle;
 import org.apache.spark.network.util.TransportConf;
 import scala.Option;
 
 /**
- * A block client built by hand (as an intruder on the network would), asking an executor's block
- * manager to open a block: with no authentication, with a wrong secret, or with the right one.
+ * A client built by hand (as an intruder on the network would), pushing a part into a task's
+ * data channel: with no authentication, with a wrong secret, or with the right one.
  */
-final class BlockFetchProbe {
+final class PartPushProbe {
   enum Credentials { NONE, WRONG, RIGHT }
 
-  private BlockFetchProbe() {}
+  private PartPushProbe() {}
 
-  /** "opened N chunk(s)" or "rejected (reason)". */
-  static String openBlocks(PeerAddress owner, String block, Credentials credentials) {
+  /** "accepted" when the receiving task acknowledged the part, else "rejected (reason)". */
+  static String push(PeerAddress to, PartHeader header, float[] floats, Credentials credentials) {
     SparkConf conf = SparkEnv.get().conf();
-    TransportConf transportConf = SparkTransportConf.fromSparkConf(conf, "shuffle", 1, Option.empty(), Option.empty());
+    TransportConf transportConf = SparkTransportConf.fromSparkConf(conf, "dssync", 1, Option.empty(), Option.empty());
     java.util.List<TransportClientBootstrap> boot = new java.util.ArrayList<>();
     if (credentials == Credentials.RIGHT) {
       boot.add(new AuthClientBootstrap(transportConf, conf.getAppId(), SparkEnv.get().securityManager()));
@@ -51,14 +52,26 @@ final class BlockFetchProbe {
     }
     try (TransportContext context = new TransportContext(transportConf, new NoServer());
         TransportClientFactory factory = context.createClientFactory(boot)) {
-      TransportClient client = factory.createClient(owner.blockHost(), owner.blockPort());
-      ByteBuffer reply = client.sendRpcSync(
-          new OpenBlocks(conf.getAppId(), owner.executorId(), new String[] {block}).toByteBuffer(), 10_000);
-      StreamHandle handle = (StreamHandle) BlockTransferMessage.Decoder.fromByteBuffer(reply);
-      return "opened " + handle.numChunks + " chunk";
+      TransportClient client = factory.createClient(to.host(), to.port());
+      ByteBuffer body = ByteBuffer.allocate(FloatCodec.byteSize(floats.length));
+      FloatCodec.encode(floats, 0, floats.length, body);
+      CompletableFuture<String> outcome = new CompletableFuture<>();
+      client.uploadStream(new NioManagedBuffer(header.encode()), new NioManagedBuffer(body), new RpcResponseCallback() {
+        @Override
+        public void onSuccess(ByteBuffer response) {
+          outcome.complete("accepted");
+        }
+
+        @Override
+        public void onFailure(Throwable e) {
+          outcome.completeExceptionally(e);
+        }
+      });
+      return outcome.get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
-      String reason = String.valueOf(e.getMessage());
-      return "rejected (" + e.getClass().getSimpleName() + ": " + reason.lines().findFirst().orElse("") + ")";
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      String reason = String.valueOf(cause.getMessage());
+      return "rejected (" + cause.getClass().getSimpleName() + ": " + reason.lines().findFirst().orElse("") + ")";
     }
   }
 

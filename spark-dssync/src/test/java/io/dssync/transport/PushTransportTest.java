@@ -24,6 +24,7 @@ import org.apache.spark.SparkException;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.storage.TestBlockId;
 import org.apache.spark.util.io.ChunkedByteBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,10 +32,10 @@ import org.junit.jupiter.api.Test;
 import scala.reflect.ClassTag$;
 
 /**
- * The BlockManager transport across four executor JVMs ({@code local-cluster}), one barrier task
- * per executor, so every fetch is a real remote fetch between processes.
+ * The push transport across four executor JVMs ({@code local-cluster}), one barrier task per
+ * executor, so every part really crosses between processes over the network.
  */
-class BlockManagerTransportTest {
+class PushTransportTest {
   private static final int N = TestSpark.EXECUTORS;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -43,23 +44,21 @@ class BlockManagerTransportTest {
     TestSpark.session();
   }
 
-  /** Every test must leave no block behind on any executor (checked by a separate stage). */
+  /** Every test must leave no open transport behind on any executor (checked by a separate stage). */
   @AfterEach
-  void noBlockOutlivesTheStage() {
-    List<ArrayList<String>> left = ClusterChecks.dssyncBlocksOnEveryExecutor();
-    for (int r = 0; r < left.size(); r++) {
-      assertEquals(List.of(), left.get(r), "dssync blocks left on the executor of rank " + r);
-    }
+  void noTransportOutlivesTheStage() {
+    List<Integer> open = TestSpark.runBarrier(N, ctx -> PushTransport.openInThisJvm());
+    assertEquals(List.of(0, 0, 0, 0), open, "transports still open on the executors of ranks 0..3");
   }
 
   @Test
-  void chunksArriveBitExactAcrossExecutorJvmsAndAreRemovedAfterward() {
+  void chunksArriveBitExactAcrossExecutorJvmsAndNothingStaysOpenAfterward() {
     int[] lengths = {1, 7, 1000, 65_537, 0, 3};
     List<Report> reports = TestSpark.runBarrier(N, ctx -> {
       int rank = ctx.partitionId();
       int mismatches = 0;
       TransportStats stats;
-      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "exact", 0, TIMEOUT)) {
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
         for (int step = 0; step < lengths.length; step++) {
           int length = lengths[step];
           MessageId id = new MessageId(step, 0, 0, 0);
@@ -82,7 +81,7 @@ class BlockManagerTransportTest {
         stats = t.stats();
       }
       return new Report(SparkEnv.get().executorId(), mismatches, stats.bytesReceived.get(),
-          stats.bytesSent.get(), ClusterChecks.localDssyncBlocks());
+          stats.bytesSent.get(), PushTransport.openInThisJvm());
     });
 
     long perRankBytes = 4L * (N - 1) * Arrays.stream(lengths).sum();
@@ -93,7 +92,7 @@ class BlockManagerTransportTest {
       assertEquals(0, report.mismatches(), "chunks rank " + r + " received that differ in some bit");
       assertEquals(perRankBytes, report.bytesReceived(), "bytes rank " + r + " received");
       assertEquals(perRankBytes, report.bytesSent(), "bytes rank " + r + " served to readers");
-      assertEquals(List.of(), report.leftAfterClose(), "blocks on rank " + r + " after close()");
+      assertEquals(0, report.openAfterClose(), "transports open on rank " + r + "'s executor after close()");
     }
     assertEquals(N, executors.size(), "each rank must run in its own executor JVM: " + executors);
   }
@@ -107,7 +106,7 @@ class BlockManagerTransportTest {
     try {
       List<Long> received = TestSpark.runBarrier(N, ctx -> {
         int rank = ctx.partitionId();
-        try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "nodriver", 0, TIMEOUT)) {
+        try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
           float[] in = new float[256];
           for (int step = 0; step < steps; step++) {
             MessageId id = new MessageId(step, 0, 0, rank);
@@ -123,8 +122,9 @@ class BlockManagerTransportTest {
       for (long bytes : received) {
         assertEquals(4L * 256 * (N - 1) * steps, bytes, "every step moved its chunks");
       }
-      // A put with tellMaster=true, a removal through the master or a fetch of a block that is
-      // not there yet would each show up here (see the control test below).
+      // The push transport stores no block; a put with tellMaster=true, a removal through the
+      // master or a fetch of a block that is not there yet would each show up here (see the
+      // control test below).
       assertEquals(List.of(), events.names(), "block updates the driver saw for dssync blocks");
     } finally {
       sc.removeSparkListener(events);
@@ -144,13 +144,13 @@ class BlockManagerTransportTest {
             + bm.blockManagerId().host() + " " + bm.blockManagerId().port());
         String outcome = "";
         if (ctx.partitionId() == 0) {
-          BlockId reported = BlockIds.chunk("control", 0, 0, new MessageId(0, 0, 0, 0));
+          BlockId reported = new TestBlockId("dssync-control-reported");
           bm.putBytes(reported, new ChunkedByteBuffer(java.nio.ByteBuffer.allocate(8)),
               StorageLevel.MEMORY_ONLY_SER(), true, ClassTag$.MODULE$.Any());
           bm.removeBlock(reported, true);
         } else if (ctx.partitionId() == 1) {
           String[] peer = addresses[0].split(" ");
-          String missing = BlockIds.chunk("control", 0, 0, new MessageId(1, 0, 0, 0)).name();
+          String missing = new TestBlockId("dssync-control-missing").name();
           try {
             bm.blockTransferService().fetchBlockSync(peer[1], Integer.parseInt(peer[2]), peer[0], missing, null);
             outcome = "fetched a block that does not exist";
@@ -164,8 +164,8 @@ class BlockManagerTransportTest {
       assertEquals(List.of("", "", "", ""), outcomes);
       sc.listenerBus().waitUntilEmpty(TIMEOUT.toMillis());
       Set<String> seen = new HashSet<>(events.names());
-      assertTrue(seen.contains("test_dssync-control-0-0-0-0-0-0"), "reported put, seen: " + seen);
-      assertTrue(seen.contains("test_dssync-control-0-1-0-0-0-0"), "blind fetch, seen: " + seen);
+      assertTrue(seen.contains(DriverBlockReports.NAME_PREFIX + "control-reported"), "reported put, seen: " + seen);
+      assertTrue(seen.contains(DriverBlockReports.NAME_PREFIX + "control-missing"), "blind fetch, seen: " + seen);
     } finally {
       sc.removeSparkListener(events);
     }
@@ -174,7 +174,7 @@ class BlockManagerTransportTest {
   @Test
   void peerThatNeverPublishesFailsTheStageNamingRankAndPeer() throws Exception {
     SparkException failure = assertThrows(SparkException.class, () -> TestSpark.runBarrier(N, ctx -> {
-      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "silent", 0, TIMEOUT)) {
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
         float[] in = new float[4];
         if (ctx.partitionId() == 0) {
           t.fetch(1, new MessageId(7, 0, 0, 0), in, 0, 4, Duration.ofSeconds(2));
@@ -193,12 +193,14 @@ class BlockManagerTransportTest {
 
   @Test
   void groupAllReduceAveragesExactlyAcrossExecutorJvms() {
-    int size = 100_003; // not divisible by 2 or 4: chunks of unequal length
+    // Not divisible by 2 or 4 (chunks of unequal length) and long enough that every chunk travels
+    // in several parts (GroupAllReduce.PART_FLOATS), the last one short.
+    int size = 4 * GroupAllReduce.PART_FLOATS + 100_003;
     int timedSteps = 20;
     List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
       int rank = ctx.partitionId();
       float[] vector = start(rank, size);
-      try (BlockManagerTransport t = BlockManagerTransport.open(ctx, "allreduce", 0, TIMEOUT)) {
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
         GroupAllReduce reduce = new GroupAllReduce(t, TIMEOUT);
         reduce.average(rank < 2 ? new int[] {0, 1} : new int[] {2, 3}, vector, 0, 0);
         reduce.average(new int[] {0, 1, 2, 3}, vector, 1, 0);

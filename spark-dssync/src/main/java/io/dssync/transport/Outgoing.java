@@ -1,0 +1,111 @@
+package io.dssync.transport;
+
+import io.dssync.collective.MessageId;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.TaskContext;
+import org.apache.spark.network.client.RpcResponseCallback;
+
+/**
+ * Sender side of one task: the encoded parts on their way to remote readers and the readers'
+ * acknowledgements. A part is encoded once into a pooled direct buffer (no further copy on the
+ * way to the socket) and sent to all its remote readers; the buffer returns to the pool when every
+ * one of them acknowledged, which means Netty is done with it. Acknowledgements arrive on a
+ * network thread; the monitor ({@code this}) guards all state.
+ */
+final class Outgoing {
+  /** A part sent to one reader and not acknowledged yet. */
+  record Unacknowledged(int reader, MessageId id) {}
+
+  /** Why the sender cannot go on: a reader refused or lost a part. */
+  record Failure(int reader, MessageId id, Throwable cause) {}
+
+  private static final int POOL_PER_SIZE = 64;
+
+  private final Map<Integer, ArrayDeque<ByteBuffer>> free = new HashMap<>();
+  private final Set<Unacknowledged> unacknowledged = new LinkedHashSet<>();
+  private Failure failure;
+
+  /** A direct buffer holding {@code data[offset, offset+length)}, shared by {@code readers} sends. */
+  synchronized Encoded encode(float[] data, int offset, int length, int readers) {
+    int bytes = FloatCodec.byteSize(length);
+    ArrayDeque<ByteBuffer> pool = free.get(bytes);
+    ByteBuffer buffer = pool == null ? null : pool.poll();
+    if (buffer == null) {
+      buffer = ByteBuffer.allocateDirect(bytes);
+    }
+    FloatCodec.encode(data, offset, length, buffer);
+    return new Encoded(buffer, readers);
+  }
+
+  /** The callback for one send of {@code part} to {@code reader}. */
+  synchronized RpcResponseCallback sent(Encoded part, int reader, MessageId id) {
+    Unacknowledged entry = new Unacknowledged(reader, id);
+    unacknowledged.add(entry);
+    return new RpcResponseCallback() {
+      @Override
+      public void onSuccess(ByteBuffer response) {
+        acknowledged(entry, part, null);
+      }
+
+      @Override
+      public void onFailure(Throwable cause) {
+        acknowledged(entry, part, cause);
+      }
+    };
+  }
+
+  /** The first failure a reader reported, or null. */
+  synchronized Failure failure() {
+    return failure;
+  }
+
+  /**
+   * Waits until every part was acknowledged or a send failed; returns null when all were, else the
+   * failure or (at the deadline) the oldest part still unacknowledged as a failure without cause.
+   */
+  synchronized Failure awaitAcknowledged(long deadlineNanos, TaskContext task) {
+    boolean done = TaskWaits.awaitOn(this, () -> unacknowledged.isEmpty() || failure != null, deadlineNanos, task);
+    if (failure != null) {
+      return failure;
+    }
+    if (done) {
+      return null;
+    }
+    Unacknowledged oldest = unacknowledged.iterator().next();
+    return new Failure(oldest.reader(), oldest.id(), null);
+  }
+
+  private synchronized void acknowledged(Unacknowledged entry, Encoded part, Throwable cause) {
+    unacknowledged.remove(entry);
+    if (cause != null) {
+      if (failure == null) {
+        failure = new Failure(entry.reader(), entry.id(), cause);
+      }
+      part.poisoned = true; // Netty may still hold it: never hand it out again
+    }
+    if (--part.sendsLeft == 0 && !part.poisoned) {
+      ArrayDeque<ByteBuffer> pool = free.computeIfAbsent(part.buffer.capacity(), k -> new ArrayDeque<>());
+      if (pool.size() < POOL_PER_SIZE) {
+        pool.push(part.buffer);
+      }
+    }
+    notifyAll();
+  }
+
+  /** An encoded part and how many of its sends are not acknowledged yet (guarded by the Outgoing). */
+  static final class Encoded {
+    final ByteBuffer buffer;
+    int sendsLeft;
+    boolean poisoned;
+
+    Encoded(ByteBuffer buffer, int sends) {
+      this.buffer = buffer;
+      this.sendsLeft = sends;
+    }
+  }
+}

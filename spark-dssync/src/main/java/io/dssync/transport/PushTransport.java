@@ -1,0 +1,347 @@
+package io.dssync.transport;
+
+import io.dssync.collective.FloatSums;
+import io.dssync.collective.MessageId;
+import io.dssync.collective.Transport;
+import io.dssync.collective.TransportStats;
+import io.dssync.errors.DsSyncException;
+import io.dssync.errors.Errors;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.network.buffer.NioManagedBuffer;
+import org.apache.spark.network.client.StreamCallbackWithID;
+import org.apache.spark.network.client.TransportClient;
+import org.apache.spark.storage.BlockManagerId;
+import org.apache.spark.util.TaskCompletionListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Transport} between the barrier tasks of one stage that pushes every part to its
+ * readers: one network trip per part, no polling, and the driver never involved.
+ *
+ * <ul>
+ *   <li>Same JVM (every rank of {@code local[N]}, and tasks sharing an executor): {@code publish}
+ *       copies the floats straight into the reader's {@link Inbox}; nothing is serialized.
+ *   <li>Other JVMs: {@code publish} encodes the part once into a pooled direct buffer and uploads
+ *       it as a stream to each reader's {@link DataChannel} (Spark's network library, with Spark's
+ *       authentication and encryption); the reader's network thread decodes the pieces straight
+ *       into a pooled float buffer as they come off the socket and wakes the task.
+ *   <li>{@code fetch} / {@code fetchAdd} wait for the part, then copy or add it into the caller's
+ *       array and recycle the buffer.
+ *   <li>Stage start: one {@code allGather} exchanges every rank's address and inbox id (about 1 s,
+ *       once per stage). {@link #close()} waits until every reader acknowledged every part, so
+ *       nothing of this task is in flight when the stage ends.
+ * </ul>
+ *
+ * <p>Nothing is stored in the BlockManager, so no block of a step ever reaches the driver's block
+ * tracker. Used from the task thread only. Errors: {@code Errors.peerTimeout} when a part or an
+ * acknowledgement does not arrive by the deadline, {@code Errors.transportFailure} when a peer is
+ * unreachable or a transfer fails.
+ */
+public final class PushTransport implements Transport {
+  private static final Logger LOG = LoggerFactory.getLogger(PushTransport.class);
+  /** Inboxes of the open transports of this JVM, by inbox id: how same-JVM senders find readers. */
+  private static final ConcurrentHashMap<String, Inbox> INBOXES = new ConcurrentHashMap<>();
+
+  private final BarrierTaskContext task;
+  private final int rank;
+  private final Duration closeTimeout;
+  private final Inbox inbox;
+  private final DataChannel channel;
+  private final PeerAddress[] peers;
+  /** The inbox of each rank that lives in this JVM; null for ranks in other JVMs. */
+  private final Inbox[] sameJvm;
+  private final TransportClient[] clients;
+  private final Outgoing outgoing = new Outgoing();
+  private final TransportStats stats = new TransportStats();
+  private boolean failed;
+  private boolean closed;
+
+  private PushTransport(BarrierTaskContext task, Duration closeTimeout, Inbox inbox, DataChannel channel,
+      PeerAddress[] peers) {
+    this.task = task;
+    this.rank = task.partitionId();
+    this.closeTimeout = closeTimeout;
+    this.inbox = inbox;
+    this.channel = channel;
+    this.peers = peers;
+    this.sameJvm = new Inbox[peers.length];
+    for (int r = 0; r < peers.length; r++) {
+      sameJvm[r] = INBOXES.get(peers[r].inboxId());
+    }
+    this.clients = new TransportClient[peers.length];
+  }
+
+  /**
+   * Opens the transport for this barrier task; every task of the stage must call it (it contains
+   * one {@code allGather}). {@code timeout} bounds {@link #close()}'s wait for acknowledgements.
+   */
+  public static PushTransport open(BarrierTaskContext ctx, Duration timeout) {
+    SparkEnv env = SparkEnv.get();
+    BlockManagerId me = env.blockManager().blockManagerId();
+    Inbox inbox = new Inbox(UUID.randomUUID().toString(), ctx.partitionId());
+    // Bind where the block manager binds: the executor's own address, reachable by its peers.
+    DataChannel channel = DataChannel.start(env, me.host(), header -> receive(inbox, header));
+    INBOXES.put(inbox.id(), inbox);
+    try {
+      PeerAddress mine = new PeerAddress(me.executorId(), channel.host(), channel.port(), inbox.id());
+      String[] all = ctx.allGather(mine.encode());
+      PeerAddress[] peers = new PeerAddress[all.length];
+      for (int r = 0; r < all.length; r++) {
+        peers[r] = PeerAddress.decode(r, all[r]);
+      }
+      PushTransport t = new PushTransport(ctx, timeout, inbox, channel, peers);
+      // Backstop for paths that never reach close() (task killed mid-step): nothing outlives the task.
+      ctx.addTaskCompletionListener((TaskCompletionListener) done -> t.release());
+      return t;
+    } catch (RuntimeException e) {
+      INBOXES.remove(inbox.id());
+      inbox.close();
+      channel.close();
+      throw e;
+    }
+  }
+
+  /** Transports open in this JVM right now (for tests: none may outlive its stage). */
+  public static int openInThisJvm() {
+    return INBOXES.size();
+  }
+
+  @Override
+  public int rank() {
+    return rank;
+  }
+
+  /** Number of ranks in the stage. */
+  public int size() {
+    return peers.length;
+  }
+
+  /** Where rank {@code r} can be reached (package-private: for tests). */
+  PeerAddress peer(int r) {
+    checkRank(r);
+    return peers[r];
+  }
+
+  /** Whether rank {@code r}'s parts move by memory copy (same JVM) rather than over the network. */
+  public boolean sameJvm(int r) {
+    checkRank(r);
+    return sameJvm[r] != null;
+  }
+
+  @Override
+  public void publish(MessageId id, float[] data, int offset, int length, int[] readers) {
+    checkOpen();
+    Objects.checkFromIndexSize(offset, length, data.length);
+    Outgoing.Failure failure = outgoing.failure();
+    if (failure != null) {
+      throw sendFailed(failure);
+    }
+    int remote = 0;
+    for (int r : readers) {
+      checkRank(r);
+      remote += sameJvm[r] == null ? 1 : 0;
+    }
+    long start = System.nanoTime();
+    Outgoing.Encoded encoded = remote == 0 ? null : outgoing.encode(data, offset, length, remote);
+    for (int r : readers) {
+      if (sameJvm[r] != null) {
+        copyInto(sameJvm[r], r, id, data, offset, length);
+      } else {
+        upload(r, id, encoded, length);
+      }
+    }
+    stats.transferNanos.addAndGet(System.nanoTime() - start);
+    stats.bytesSent.addAndGet((long) FloatCodec.byteSize(length) * readers.length);
+  }
+
+  @Override
+  public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    take(sender, id, dst, offset, length, timeout, false);
+  }
+
+  @Override
+  public void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    take(sender, id, dst, offset, length, timeout, true);
+  }
+
+  @Override
+  public TransportStats stats() {
+    return stats;
+  }
+
+  /**
+   * Waits (up to the open timeout) until every reader acknowledged every part this task sent,
+   * then stops receiving. After a failed step it does not wait: the stage is failing anyway.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    DsSyncException error = null;
+    try {
+      if (!failed) {
+        Outgoing.Failure missing = outgoing.awaitAcknowledged(System.nanoTime() + closeTimeout.toNanos(), task);
+        if (missing != null) {
+          error = missing.cause() != null ? sendFailed(missing)
+              : Errors.peerTimeout(rank, missing.reader(), missing.id().step(),
+                  "the acknowledgement of " + missing.id().describe(), closeTimeout.toMillis());
+        }
+      }
+    } finally {
+      release();
+    }
+    if (error != null) {
+      throw error;
+    }
+  }
+
+  /** Network thread: where the floats of an incoming part go, piece by piece. */
+  private static StreamCallbackWithID receive(Inbox inbox, PartHeader header) {
+    if (!header.inboxId().equals(inbox.id())) {
+      throw new IllegalStateException("a part for inbox " + header.inboxId() + " reached inbox " + inbox.id()
+          + " (a sender of an earlier stage?)");
+    }
+    Inbox.Parcel parcel = inbox.startFilling(header.sender(), header.id(), header.floats());
+    FloatCodec.Decoder decoder = new FloatCodec.Decoder(parcel.floats, header.floats());
+    String streamId = "dssync-" + header.sender() + "-" + header.id().token();
+    return new StreamCallbackWithID() {
+      @Override
+      public String getID() {
+        return streamId;
+      }
+
+      @Override
+      public void onData(String id, ByteBuffer piece) {
+        decoder.accept(piece);
+      }
+
+      @Override
+      public void onComplete(String id) throws IOException {
+        if (!decoder.complete()) {
+          IOException short_ = new IOException("stream " + id + " ended after " + decoder.filled() + " of "
+              + header.floats() + " floats");
+          inbox.fail(parcel, short_);
+          throw short_;
+        }
+        inbox.finish(parcel);
+      }
+
+      @Override
+      public void onFailure(String id, Throwable cause) {
+        inbox.fail(parcel, cause);
+      }
+    };
+  }
+
+  private void copyInto(Inbox reader, int readerRank, MessageId id, float[] data, int offset, int length) {
+    Inbox.Parcel parcel;
+    try {
+      parcel = reader.startFilling(rank, id, length);
+    } catch (IllegalStateException e) {
+      failed = true;
+      throw Errors.transportFailure(rank, readerRank, id.step(), "hand " + id.describe() + " to", e);
+    }
+    System.arraycopy(data, offset, parcel.floats, 0, length);
+    reader.finish(parcel);
+  }
+
+  private void upload(int reader, MessageId id, Outgoing.Encoded encoded, int length) {
+    ByteBuffer header = new PartHeader(peers[reader].inboxId(), rank, id, length).encode();
+    try {
+      client(reader).uploadStream(new NioManagedBuffer(header), new NioManagedBuffer(encoded.buffer.duplicate()),
+          outgoing.sent(encoded, reader, id));
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw Errors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failed = true;
+      task.killTaskIfInterrupted();
+      throw Errors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
+    }
+  }
+
+  private TransportClient client(int peer) throws IOException, InterruptedException {
+    TransportClient client = clients[peer];
+    if (client == null || !client.isActive()) {
+      client = channel.connect(peers[peer].host(), peers[peer].port());
+      clients[peer] = client;
+    }
+    return client;
+  }
+
+  /** Waits for a part, then copies or adds it into {@code dst}; splits the blocked time into wait and transfer. */
+  private void take(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout, boolean add) {
+    checkOpen();
+    checkRank(sender);
+    Objects.checkFromIndexSize(offset, length, dst.length);
+    long start = System.nanoTime();
+    Inbox.Parcel parcel = inbox.take(sender, id, start + timeout.toNanos(), task);
+    long arrived = System.nanoTime();
+    if (parcel == null) {
+      failed = true;
+      throw Errors.peerTimeout(rank, sender, id.step(), id.describe(), timeout.toMillis());
+    }
+    if (parcel.failure != null) {
+      failed = true;
+      throw Errors.transportFailure(rank, sender, id.step(), "receive " + id.describe() + " from", parcel.failure);
+    }
+    if (parcel.length != length) {
+      failed = true;
+      throw Errors.lengthMismatch(id.describe() + " from rank " + sender + " (floats)", length, parcel.length);
+    }
+    if (add) {
+      FloatSums.addInto(parcel.floats, 0, dst, offset, length);
+    } else {
+      System.arraycopy(parcel.floats, 0, dst, offset, length);
+    }
+    inbox.recycle(parcel);
+    long end = System.nanoTime();
+    // Of the time blocked here, the part's bytes were on their way in from its first to its last byte.
+    long moving = Math.max(0, Math.min(arrived, parcel.doneNanos) - Math.max(start, parcel.startedNanos));
+    stats.waitNanos.addAndGet(arrived - start - moving);
+    stats.transferNanos.addAndGet(moving + end - arrived);
+    stats.bytesReceived.addAndGet(FloatCodec.byteSize(length));
+  }
+
+  private DsSyncException sendFailed(Outgoing.Failure f) {
+    failed = true;
+    return Errors.transportFailure(rank, f.reader(), f.id().step(), "send " + f.id().describe() + " to", f.cause());
+  }
+
+  /** Stops receiving and closes the channel; idempotent. */
+  private void release() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    INBOXES.remove(inbox.id());
+    inbox.close();
+    try {
+      channel.close();
+    } catch (RuntimeException e) {
+      LOG.warn("Closing the dssync data channel of rank {} failed: {}", rank, e.toString());
+    }
+  }
+
+  private void checkRank(int r) {
+    if (r < 0 || r >= peers.length) {
+      throw new IllegalArgumentException("rank " + r + " is not in 0.." + (peers.length - 1));
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the transport of rank " + rank + " is closed");
+    }
+  }
+}
