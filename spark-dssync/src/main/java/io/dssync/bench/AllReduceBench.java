@@ -29,7 +29,8 @@ public final class AllReduceBench implements BenchMode {
   static final List<Long> DEFAULT_SIZES = LongSizes.everyFourTimes(4L << 10, 256L << 20);
   private static final Pattern LOCAL_CLUSTER = Pattern.compile("local-cluster\\[(\\d+),\\s*(\\d+),\\s*(\\d+)]");
   private static final Set<String> FLAGS = Set.of("--master", "--workers", "--sizes", "--groups", "--warmup",
-      "--iters", "--raw-bytes", "--raw-repeats", "--network", "--out", "--timeout-ms");
+      "--iters", "--raw-bytes", "--raw-repeats", "--network", "--out", "--timeout-ms", "--peer");
+  private static final Set<String> PEERS = Set.of("none", "gloo");
 
   @Override
   public String name() {
@@ -57,8 +58,12 @@ public final class AllReduceBench implements BenchMode {
           --network NAME      label of the rows, e.g. loopback or tbf-100mbit (default loopback)
           --out DIR           results folder; writes DIR/allreduce/ (default bench-results)
           --timeout-ms MS     deadline of every wait for a peer (default 120000)
+          --peer NAME         none (default) or gloo: after ours, run PyTorch's Gloo all-reduce with
+                              the same N, groups, sizes and iterations on 127.0.0.1 (needs Debian's
+                              python3-torch, or DSSYNC_PYTHON naming a Python with torch)
         Writes allreduce.csv, busbw-vs-size.png and summary.md; prints busbw/raw at 64M per g
-        against the target 0.8.
+        against the target 0.8; with --peer gloo also gloo.csv, allreduce-vs-gloo.csv and the
+        ours/gloo ratios (busbw at 64M, time at 4K g=2).
         """;
   }
 
@@ -69,24 +74,38 @@ public final class AllReduceBench implements BenchMode {
     AllReducePlan plan = plan(flags, master);
     String network = network(flags);
     Path root = flags.path("--out", "bench-results");
+    String peer = flags.string("--peer", "none");
+    if (!PEERS.contains(peer)) {
+      throw Errors.unknownName("--peer", peer, PEERS.toArray());
+    }
+    // Before any Spark work: a missing PyTorch should not cost a whole measurement first.
+    PythonPeer python = peer.equals("gloo") ? PythonPeer.find("gloo") : null;
     err.printf(Locale.ROOT, "[dssync bench allreduce] %d workers on %s, sizes %s, groups %s%n", plan.workers(),
         master, plan.sizes().stream().map(ByteSize::label).collect(Collectors.joining(",")), plan.groupSizes());
     giveExecutorsTheWorkersMemory(master);
     SparkSession spark = SparkSessions.forMaster(master, TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, plan.workers()).set(TrainerConfig.THREADS_PER_WORKER, 1).build());
+    AllReduceRun measured;
     try {
       ClusterSlots.requireStaticAllocation(spark.sparkContext().getConf());
       ClusterSlots.await(spark.sparkContext(), plan.workers(), Duration.ofSeconds(120));
-      AllReduceRun measured = measure(spark, plan);
-      List<String> verdicts = new ArrayList<>();
-      Path summary = AllReduceReport.write(ResultsFolder.create(root, name(), "dssync bench allreduce "
-          + String.join(" ", args)), network, plan, measured, verdicts);
-      out.println("dssync bench allreduce: wrote " + summary);
-      verdicts.forEach(v -> out.println("  " + v));
-      return 0;
+      measured = measure(spark, plan);
     } finally {
-      spark.stop();
+      spark.stop(); // the peer gets the cores to itself, as ours had them
     }
+    List<AllReduceRow> peerRows = null;
+    if (python != null) {
+      err.printf(Locale.ROOT, "[dssync bench allreduce] the gloo peer: same plan, %d processes on 127.0.0.1%n",
+          plan.workers());
+      peerRows = GlooPeer.measure(python, plan, measured.rows().isEmpty() ? Double.NaN
+          : measured.rows().get(0).rawTcpMBps());
+    }
+    List<String> verdicts = new ArrayList<>();
+    Path summary = AllReduceReport.write(ResultsFolder.create(root, name(), "dssync bench allreduce "
+        + String.join(" ", args)), network, plan, measured, peer, peerRows, verdicts);
+    out.println("dssync bench allreduce: wrote " + summary);
+    verdicts.forEach(v -> out.println("  " + v));
+    return 0;
   }
 
   /** Runs the benchmark stage on {@code spark}: one row per (size, g) and the raw TCP probes. */

@@ -21,7 +21,11 @@ final class AllReduceReport {
   private AllReduceReport() {}
 
   static BenchTable table(String network, List<AllReduceRow> rows) {
-    BenchTable table = new BenchTable("allreduce", COLUMNS);
+    return table("allreduce", network, rows);
+  }
+
+  static BenchTable table(String name, String network, List<AllReduceRow> rows) {
+    BenchTable table = new BenchTable(name, COLUMNS);
     for (AllReduceRow r : rows) {
       table.add(network, r.workers(), r.groupSize(), r.groupsInParallel(), r.bytes(), ByteSize.label(r.bytes()),
           r.iterations(), r.timeMsMedian(), r.timeMsMin(), r.algbwMBps(), r.busbwMBps(), r.rawTcpMBps(),
@@ -31,9 +35,20 @@ final class AllReduceReport {
     return table;
   }
 
-  /** Writes everything and returns the summary's path; {@code verdicts} receives one line per group size. */
+  /** The issue-10 targets against the Gloo peer, measured in the same run. */
+  static final double GLOO_BUSBW_TARGET = 1.0;
+  static final long GLOO_LATENCY_BYTES = 4L << 10;
+  static final double GLOO_LATENCY_TARGET = 2.0;
+
+  static final String[] PEER_COLUMNS = {"network", "workers", "group_size", "bytes", "size", "ours_ms_median",
+      "peer_ms_median", "ours_over_peer_time", "ours_busbw_MBps", "peer_busbw_MBps", "ours_over_peer_busbw"};
+
+  /**
+   * Writes everything and returns the summary's path; {@code verdicts} receives one line per group
+   * size, and with a peer ({@code peerRows} not null) one line per target against it.
+   */
   static Path write(ResultsFolder folder, String network, AllReducePlan plan, AllReduceRun run,
-      List<String> verdicts) {
+      String peer, List<AllReduceRow> peerRows, List<String> verdicts) {
     List<AllReduceRow> rows = run.rows();
     double raw = rows.isEmpty() ? Double.NaN : rows.get(0).rawTcpMBps();
     folder.note(String.format(Locale.ROOT, "Network `%s`, %d workers (one barrier task each), %d warm-up + %d timed"
@@ -62,7 +77,44 @@ final class AllReduceReport {
         + " fetching and decoding it; other = encoding, storing, summing and signalling (per rank, mean over"
         + " the members). cpu = CPU time of the whole executor process per op (all threads, Netty's"
         + " included): far below the op time means the executor waited for a core, not for the network.");
+    if (peerRows != null) {
+      writePeer(folder, network, peer, rows, peerRows, verdicts);
+    }
     return folder.finish();
+  }
+
+  /** The peer's own table, ours/peer ratios per point, and the verdicts against the targets. */
+  private static void writePeer(ResultsFolder folder, String network, String peer, List<AllReduceRow> ours,
+      List<AllReduceRow> theirs, List<String> verdicts) {
+    folder.write(table(peer, network, theirs), "The " + peer + " peer, same plan, same run"
+        + " (no wait/transfer split; executor CPU not measured)");
+    BenchTable ratios = new BenchTable("allreduce-vs-" + peer, PEER_COLUMNS);
+    StringBuilder verdict = new StringBuilder("## Against " + peer + " (measured in this run)\n\n");
+    for (int i = 0; i < ours.size(); i++) {
+      AllReduceRow o = ours.get(i);
+      AllReduceRow p = theirs.get(i);
+      ratios.add(network, o.workers(), o.groupSize(), o.bytes(), ByteSize.label(o.bytes()), o.timeMsMedian(),
+          p.timeMsMedian(), o.timeMsMedian() / p.timeMsMedian(), o.busbwMBps(), p.busbwMBps(),
+          o.busbwMBps() / p.busbwMBps());
+      String line = null;
+      if (o.bytes() == TARGET_BYTES) {
+        double ratio = o.busbwMBps() / p.busbwMBps();
+        line = String.format(Locale.ROOT, "g=%d at %s: busbw ours %.1f MB/s / %s %.1f MB/s = %.2f (%s %.1f)",
+            o.groupSize(), ByteSize.label(o.bytes()), o.busbwMBps(), peer, p.busbwMBps(), ratio,
+            ratio >= GLOO_BUSBW_TARGET ? "meets" : "misses", GLOO_BUSBW_TARGET);
+      } else if (o.bytes() == GLOO_LATENCY_BYTES && o.groupSize() == 2) {
+        double ratio = o.timeMsMedian() / p.timeMsMedian();
+        line = String.format(Locale.ROOT, "g=2 at %s: time ours %.2f ms / %s %.2f ms = %.2f (%s <= %.1f)",
+            ByteSize.label(o.bytes()), o.timeMsMedian(), peer, p.timeMsMedian(), ratio,
+            ratio <= GLOO_LATENCY_TARGET ? "meets" : "misses", GLOO_LATENCY_TARGET);
+      }
+      if (line != null) {
+        verdicts.add(line);
+        verdict.append("- ").append(line).append('\n');
+      }
+    }
+    folder.write(ratios, "Ours against " + peer + ", point by point");
+    folder.note(verdict.toString());
   }
 
   /** The row of group size g at 64 MiB, else at the largest size measured. */

@@ -143,4 +143,17 @@ public final class Errors {
   }
 
   /** The executor's block store refused a chunk (usually: not enough storage memory). */
+
+  public static DsSyncException peerUnavailable(String peer, String tried) {
+    return new DsSyncException(
+        ErrorKind.CONFIG,
+        "The " + peer + " benchmark peer needs PyTorch with torch.distributed, which was not found (tried "
+            + tried + "). Install Debian's python3-torch (apt-get install python3-torch), or set"
+            + " DSSYNC_PYTHON to a Python interpreter that can import torch.");
+  }
+
+  public static DsSyncException peerFailed(String peer, String what, String output) {
+    return new DsSyncException(
+        ErrorKind.ENGINE, "The " + peer + " benchmark peer failed: " + what + ". Its last output: " + output);
+  }
 }

@@ -27,7 +27,7 @@ class AllReduceBenchTest {
     AllReduceRun run = AllReduceBench.measure(TestSpark.session(), plan);
     List<String> verdicts = new ArrayList<>();
     Path summary = AllReduceReport.write(ResultsFolder.create(out, "allreduce", "test"), "loopback", plan, run,
-        verdicts);
+        "none", null, verdicts);
 
     CsvRows csv = CsvRows.read(out.resolve("allreduce/allreduce.csv"));
     for (String column : List.of("network", "workers", "group_size", "bytes", "time_ms_median", "time_ms_min",
