@@ -33,10 +33,11 @@ import java.util.Arrays;
  */
 public final class GroupAllReduce {
   /**
-   * Floats per part (1 MiB): large enough that per-message costs vanish against the bytes, small
-   * enough that the sum of one part overlaps the transfer of the next.
+   * Floats per part (4 MiB): large enough that per-message costs and thread hand-offs (a wake-up
+   * per part, which costs milliseconds on a busy machine) vanish against the bytes, small enough
+   * that the sum of one part overlaps the transfer of the next.
    */
-  public static final int PART_FLOATS = 1 << 18;
+  public static final int PART_FLOATS = 1 << 20;
 
   private static final int REDUCE_SCATTER = 0;
   private static final int ALL_GATHER = 1;
@@ -133,8 +134,23 @@ public final class GroupAllReduce {
         transport.fetchAdd(group[k], id, sum, 0, length, timeout);
       }
     }
-    for (int x = 0; x < length; x++) {
-      vector[offset + x] = sum[x] / g;
+    scaleInto(sum, vector, offset, length, g);
+  }
+
+  /**
+   * {@code vector[offset+x] = sum[x] / g}. For g a power of two, x * (1/g) is the same real number
+   * as x / g (1/g is exact), so both round to the same float; the multiply is several times faster.
+   */
+  static void scaleInto(float[] sum, float[] vector, int offset, int length, int g) {
+    if (Integer.bitCount(g) == 1) {
+      float inverse = 1f / g;
+      for (int x = 0; x < length; x++) {
+        vector[offset + x] = sum[x] * inverse;
+      }
+    } else {
+      for (int x = 0; x < length; x++) {
+        vector[offset + x] = sum[x] / g;
+      }
     }
   }
 
