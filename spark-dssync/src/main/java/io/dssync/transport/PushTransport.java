@@ -124,6 +124,15 @@ public final class PushTransport implements Transport {
     return peers.length;
   }
 
+  /** The executor host of every rank (where its data channel listens), for topology-aware schedules. */
+  public String[] hosts() {
+    String[] hosts = new String[peers.length];
+    for (int r = 0; r < peers.length; r++) {
+      hosts[r] = peers[r].host();
+    }
+    return hosts;
+  }
+
   /** Where rank {@code r} can be reached (package-private: for tests). */
   PeerAddress peer(int r) {
     checkRank(r);
