@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
@@ -17,7 +18,9 @@ import org.apache.spark.sql.SparkSession;
 /**
  * {@code dssync bench train}: time to a target test accuracy for the same model, data and seed
  * under every synchronization configuration ({@link TrainBenchConfigs}), run back to back in one
- * process on one SparkSession, each compared with {@code full} from the same run.
+ * process on one SparkSession, each compared with {@code full} from the same run; with
+ * {@code --peer torch-ddp} also with PyTorch DDP on the same task ({@link TrainBenchTorchDdp}), run
+ * after them.
  */
 public final class TrainBench implements BenchMode {
   static final double DEFAULT_TARGET = 0.85;
@@ -63,7 +66,9 @@ public final class TrainBench implements BenchMode {
         + "Trains the same model (default cnn), data (Fashion-MNIST) and seed under each configuration, one after\n"
         + "another on one SparkSession, evaluating the test set after every stage; writes <out>/train/runs.csv,\n"
         + "curve.csv, accuracy-vs-time.png and summary.md. Defaults: --workers 4 --model cnn --epochs 2\n"
-        + "--steps-per-stage " + DEFAULT_STEPS_PER_STAGE + " --target-accuracy " + DEFAULT_TARGET + ".",
+        + "--steps-per-stage " + DEFAULT_STEPS_PER_STAGE + " --target-accuracy " + DEFAULT_TARGET + ". With --peer\n"
+        + TrainBenchTorchDdp.NAME + " the tables and chart get a " + TrainBenchTorchDdp.NAME + " row and curve, and the"
+        + " console a ratio line per configuration.",
         FLAGS, "");
   }
 
@@ -76,7 +81,7 @@ public final class TrainBench implements BenchMode {
     Ours ours = plan.args().onSession(first, (spark, data) -> new Ours(data, runOurs(spark, data, plan, err)));
     TrainBenchTorchDdp.Run ddp = null;
     if (python != null) { // after the session stopped: the peer gets the cores to itself, as ours had them
-      err.printf(java.util.Locale.ROOT, "[bench train] the %s peer: %d processes on 127.0.0.1%n",
+      err.printf(Locale.ROOT, "[bench train] the %s peer: %d processes on 127.0.0.1%n",
           TrainBenchTorchDdp.NAME, first.workers());
       ddp = TrainBenchTorchDdp.run(python, first, ours.data(), FashionMnist.cachedFiles(FashionMnist.defaultCacheDir()));
       long oursSteps = ours.outcomes().get(0).result().totalSteps();
