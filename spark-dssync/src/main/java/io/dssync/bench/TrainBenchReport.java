@@ -107,8 +107,9 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
       + " curve is not step-for-step ours. Its clock starts once every rank has loaded the data and built the"
       + " model (process start, torch import, rendezvous and data loading excluded) and counts the steps and a"
       + " barrier at the end of each stage; rank 0's test-set evaluation and the barrier that waits for it are"
-      + " excluded. Ours counts the stages' wall times, which also include launching a Spark barrier stage and"
-      + " shipping the consensus model to the workers at every stage; DDP has no such per-stage cost.";
+      + " excluded; it has no separate warm-up run, so its first steps pay PyTorch's one-off set-up. Ours"
+      + " counts the stages' wall times, which also include launching a Spark barrier stage and shipping the"
+      + " consensus model to the workers at every stage; DDP has no such per-stage cost.";
 
   /** One row of runs.csv and the curve for the peer; compute/sync split and state size are not measured (empty). */
   private static void addPeer(TrainBench.Plan plan, TrainBenchOutcome full, TrainBenchTorchDdp.Run ddp,
