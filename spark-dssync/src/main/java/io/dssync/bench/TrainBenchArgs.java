@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 
@@ -128,11 +129,18 @@ final class TrainBenchArgs {
 
   /** Loads the data, starts the session {@code config} needs, runs {@code body}, always stops the session. */
   int runOnSession(TrainerConfig config, BiConsumer<SparkSession, DatasetSplits> body) {
+    return onSession(config, (spark, data) -> {
+      body.accept(spark, data);
+      return 0;
+    });
+  }
+
+  /** Like {@link #runOnSession}, returning what {@code body} returns (after the session stopped). */
+  <T> T onSession(TrainerConfig config, BiFunction<SparkSession, DatasetSplits, T> body) {
     DatasetSplits data = fashionMnist();
     SparkSession spark = SparkSessions.forMaster(master(config), config);
     try {
-      body.accept(spark, data);
-      return 0;
+      return body.apply(spark, data);
     } finally {
       spark.stop();
     }

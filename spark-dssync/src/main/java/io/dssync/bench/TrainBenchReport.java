@@ -23,7 +23,9 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
       "compute_ms_per_step", "sync_ms_per_step", "state_floats", "time_to_target_ratio_vs_full",
       "accuracy_diff_vs_full_pts", "samples_per_s_ratio_vs_full", "meets_target"};
 
-  static TrainBenchReport write(TrainBench.Plan plan, DatasetSplits data, List<TrainBenchOutcome> outcomes) {
+  /** The results of {@code outcomes} ({@code full} first) and, when not null, of the torch-ddp peer's run. */
+  static TrainBenchReport write(TrainBench.Plan plan, DatasetSplits data, List<TrainBenchOutcome> outcomes,
+      TrainBenchTorchDdp.Run ddp) {
     TrainBenchOutcome full = outcomes.get(0);
     double target = plan.target();
     double fullTime = full.curve().timeToTarget(target);
@@ -51,6 +53,10 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
             verdict));
       }
     }
+    if (ddp != null) {
+      addPeer(plan, full, ddp, runs, curve);
+      curves.put(TrainBenchTorchDdp.NAME, ddp.curve());
+    }
     ResultsFolder folder = ResultsFolder.create(plan.out(), "train", plan.commandLine());
     TrainerConfig c = full.config();
     folder.note(String.format(Locale.ROOT, "Network: **%s**. Data: %s, %d training / %d test examples. Model %s,"
@@ -73,6 +79,11 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
             + " accuracy at most %.1f points below it (the issue states the target for the throttled testbed;"
             + " this run's network: %s).\n\n%s", TARGET_TIME_RATIO, TARGET_ACCURACY_POINTS, plan.network(),
         check.length() == 0 ? "- no DS-Sync configuration ran\n" : check));
+    String peerLines = ddp == null ? "" : peerLines(outcomes, ddp, target);
+    if (ddp != null) {
+      folder.note("### Against " + TrainBenchTorchDdp.NAME + "\n\n" + PEER_TIMING + "\n\n"
+          + peerLines.lines().map(l -> "- " + l + "\n").collect(java.util.stream.Collectors.joining()));
+    }
     if (!plan.skipped().isEmpty()) {
       folder.note("Skipped (not possible with this worker count): " + String.join("; ", plan.skipped()));
     }
@@ -83,8 +94,49 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
     Path summary = folder.finish();
     String console = "dssync bench train: wrote " + summary + "\n" + runs.toMarkdown()
         + "Target (DS-Sync time-to-target <= " + TARGET_TIME_RATIO + " x full, final accuracy within "
-        + TARGET_ACCURACY_POINTS + " points):\n" + check;
+        + TARGET_ACCURACY_POINTS + " points):\n" + check + peerLines;
     return new TrainBenchReport(runs, curve, summary, console);
+  }
+
+  /** What each side's clock counts, for the summary's section on the peer. */
+  static final String PEER_TIMING = "PyTorch DistributedDataParallel (Gloo, one process per worker on 127.0.0.1, the"
+      + " same threads per worker) trained the same cnn architecture on the same examples, shards (rank r takes"
+      + " examples r mod N), per-worker batch, epochs and step count, with the same SGD settings, learning-rate"
+      + " schedule and evaluation points, after our configurations and with the Spark session stopped. Its"
+      + " initial weights and batch order follow the same seeded policy from another random generator, so its"
+      + " curve is not step-for-step ours. Its clock starts once every rank has loaded the data and built the"
+      + " model (process start, torch import, rendezvous and data loading excluded) and counts the steps and a"
+      + " barrier at the end of each stage; rank 0's test-set evaluation and the barrier that waits for it are"
+      + " excluded; it has no separate warm-up run, so its first steps pay PyTorch's one-off set-up. Ours"
+      + " counts the stages' wall times, which also include launching a Spark barrier stage and shipping the"
+      + " consensus model to the workers at every stage; DDP has no such per-stage cost.";
+
+  /** One row of runs.csv and the curve for the peer; compute/sync split and state size are not measured (empty). */
+  private static void addPeer(TrainBench.Plan plan, TrainBenchOutcome full, TrainBenchTorchDdp.Run ddp,
+      BenchTable runs, BenchTable curve) {
+    TrainerConfig c = full.config();
+    double target = plan.target();
+    double time = ddp.curve().timeToTarget(target);
+    double samplesPerSecond = ddp.steps() * c.workers() * c.get(TrainerConfig.BATCH_SIZE) / ddp.trainSeconds();
+    runs.add(plan.network(), TrainBenchTorchDdp.NAME, TrainBenchTorchDdp.NAME, c.workers(), 0, c.workers(),
+        ddp.steps(), ddp.wallSeconds(), ddp.trainSeconds(), target, time, ddp.curve().finalAccuracy(),
+        samplesPerSecond, Double.NaN, Double.NaN, Double.NaN,
+        TrainBenchCurve.ratio(time, full.curve().timeToTarget(target)),
+        100 * (ddp.curve().finalAccuracy() - full.curve().finalAccuracy()),
+        TrainBenchCurve.ratio(samplesPerSecond, full.samplesPerSecond()), "n/a");
+    int stage = 1;
+    for (TrainBenchCurve.Point p : ddp.curve().points()) {
+      curve.add(plan.network(), TrainBenchTorchDdp.NAME, stage++, p.progress(), p.trainSeconds(), p.accuracy());
+    }
+  }
+
+  /** One ratio line per configuration against the peer. */
+  private static String peerLines(List<TrainBenchOutcome> outcomes, TrainBenchTorchDdp.Run ddp, double target) {
+    StringBuilder sb = new StringBuilder();
+    for (TrainBenchOutcome o : outcomes) {
+      sb.append(TrainBenchTorchDdp.ratioLine(o.sync().name(), o.curve(), o.trainSeconds(), ddp, target)).append('\n');
+    }
+    return sb.toString();
   }
 
   /** "met"/"missed" for DS-Sync rows against the issue's target, "n/a" for the others. */

@@ -74,6 +74,15 @@ public final class FashionMnist {
     return FILES.load(cacheDir, sources, howToGet(cacheDir.resolve(NAME)));
   }
 
+  /**
+   * The cached IDX files {@link #load(Path)} read from {@code cacheDir} (train images, train labels,
+   * test images, test labels; gzip or plain): for the benchmark's PyTorch peer, which reads the same
+   * files. Call after a load succeeded.
+   */
+  public static List<Path> cachedFiles(Path cacheDir) {
+    return FILES.cachedFiles(cacheDir);
+  }
+
   /** {@code $DSSYNC_DATA_DIR}, else {@code -Ddssync.dataDir}, else {@code ~/.cache/dssync/datasets}.
    */
   public static Path defaultCacheDir() {

@@ -1,6 +1,7 @@
 package io.dssync.data;
 
 import io.dssync.errors.Errors;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,6 +20,19 @@ record IdxImageDataset(String name, int classes, int height, int width, int trai
     LabeledArrays train = toArrays(cache, trainImages, trainLabels, trainSize);
     LabeledArrays test = toArrays(cache, testImages, testLabels, testSize);
     return new DatasetSplits(train, test, 1, height, width, name);
+  }
+
+  /**
+   * The four files in {@code cacheDir/<name>/} (train images, train labels, test images, test
+   * labels), each as {@code <file>.gz} when present, else uncompressed, like {@link DatasetCache}
+   * looks for them; for readers outside the JVM after {@link #load} verified them.
+   */
+  List<Path> cachedFiles(Path cacheDir) {
+    Path dir = cacheDir.resolve(name);
+    return List.of(trainImages, trainLabels, testImages, testLabels).stream().map(f -> {
+      Path gz = dir.resolve(f.name() + ".gz");
+      return Files.isRegularFile(gz) ? gz : dir.resolve(f.name());
+    }).toList();
   }
 
   private LabeledArrays toArrays(DatasetCache cache, ExpectedFile imagesFile,

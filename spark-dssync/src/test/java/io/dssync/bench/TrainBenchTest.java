@@ -3,6 +3,7 @@ package io.dssync.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.data.DatasetSplits;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
 import java.io.ByteArrayOutputStream;
@@ -33,7 +34,9 @@ class TrainBenchTest {
         "--slot-wait-ms", "20000"}, "dssync bench train (test)");
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     PrintStream printer = new PrintStream(console, true, StandardCharsets.UTF_8);
-    TrainBench.measure(TestSpark.session(), TestData.fashionMnist(512, 200), plan, printer, System.err);
+    DatasetSplits data = TestData.fashionMnist(512, 200);
+    List<TrainBenchOutcome> outcomes = TrainBench.runOurs(TestSpark.session(), data, plan, System.err);
+    TrainBench.report(plan, data, outcomes, null, printer);
 
     Path dir = out.resolve("train");
     TrainBenchCsv runs = TrainBenchCsv.read(dir.resolve("runs.csv"));
@@ -75,5 +78,30 @@ class TrainBenchTest {
         && summary.contains("evaluation between stages"), summary);
     String printed = console.toString(StandardCharsets.UTF_8);
     assertTrue(printed.contains("random-g2:") && printed.contains("summary.md"), printed);
+
+    // The same outcomes with a torch-ddp run (its lines as the script prints them): one more row,
+    // curve and chart series, and a ratio line per configuration.
+    TrainBenchTorchDdp.Run ddp = TrainBenchTorchDdp.parse(List.of("TOTAL 4", "EVAL 2 0.5 0.30 2.0",
+        "EVAL 4 1.0 0.40 1.9"), 3.0);
+    ByteArrayOutputStream withPeer = new ByteArrayOutputStream();
+    TrainBench.report(plan, data, outcomes, ddp, new PrintStream(withPeer, true, StandardCharsets.UTF_8));
+    TrainBenchCsv peerRuns = TrainBenchCsv.read(dir.resolve("runs.csv"));
+    assertEquals(configs.size() + 1, peerRuns.rows().size());
+    int last = configs.size();
+    assertEquals("torch-ddp", peerRuns.text(last, "config"));
+    assertEquals(0.5, peerRuns.number(last, "time_to_target_s"), 1e-9);
+    assertEquals(0.4, peerRuns.number(last, "final_accuracy"), 1e-9);
+    assertEquals(4 * 4 * 32 / 1.0, peerRuns.number(last, "samples_per_s"), 1e-6, "steps x workers x batch / train_s");
+    assertEquals(0.5 / runs.number(0, "time_to_target_s"), peerRuns.number(last, "time_to_target_ratio_vs_full"),
+        1e-3 * peerRuns.number(last, "time_to_target_ratio_vs_full"));
+    assertEquals(configs.size() * 2 + 2, TrainBenchCsv.read(dir.resolve("curve.csv")).rows().size());
+    String peerSummary = Files.readString(dir.resolve("summary.md"));
+    assertTrue(peerSummary.contains("### Against torch-ddp") && peerSummary.contains("random-g2/torch-ddp = "),
+        peerSummary);
+    String peerPrinted = withPeer.toString(StandardCharsets.UTF_8);
+    for (String config : configs) {
+      assertTrue(peerPrinted.contains(config + ": time to 0.05 = ") && peerPrinted.contains(config + "/torch-ddp = "),
+          peerPrinted);
+    }
   }
 }
