@@ -59,20 +59,19 @@ final class PythonPeer {
       List<String> command = new ArrayList<>(List.of(python, file.toString()));
       command.addAll(args);
       Path log = dir.resolve("stderr.log");
+      Path output = dir.resolve("stdout.txt");
+      // Both streams to files, so the deadline below holds even if the peer hangs with them open.
       Process process = new ProcessBuilder(command).directory(dir.toFile())
-          .redirectError(log.toFile()).start();
-      List<String> lines;
-      try (InputStream out = process.getInputStream()) {
-        lines = new String(out.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-      }
+          .redirectError(log.toFile()).redirectOutput(output.toFile()).start();
       if (!process.waitFor(timeoutS, TimeUnit.SECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
         throw Errors.peerFailed(name, "it did not finish in " + timeoutS + " s", tail(log));
       }
       if (process.exitValue() != 0) {
         throw Errors.peerFailed(name, "exit code " + process.exitValue(), tail(log));
       }
-      return lines;
+      return Files.readAllLines(output, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("running the " + name + " peer", e);
     } catch (InterruptedException e) {
