@@ -51,7 +51,8 @@ public final class AllReduceBench implements BenchMode {
           --sizes LIST        message sizes, K/M/G = 1024-based (default 4K,16K,...,256M: every x4)
           --groups LIST       group sizes g in 2..N (default every g from 2 to N); ranks are cut into
                               consecutive groups that run at once, N mod g ranks sit the size out
-          --warmup K          untimed all-reduces per point (default 2)
+          --warmup K          untimed all-reduces per point, at least (default 2); small sizes get
+                              more, up to 500, so that 256 MiB pass first (the JIT's warm-up)
           --iters K           timed all-reduces per point; median and min are reported (default 5)
           --raw-bytes SIZE    bytes of each raw TCP transfer between ranks 0 and 1 (default 64M)
           --raw-repeats K     raw TCP transfers; the best counts (default 3)

@@ -48,7 +48,20 @@ record AllReducePlan(
     return group;
   }
 
-  int operationsPerCell() {
-    return warmup + iterations;
+  /** Bytes a cell's warm-up moves at least: enough ops for the JIT to compile the whole path. */
+  static final long WARMUP_BYTES = 256L << 20;
+  static final int MAX_WARMUP = 500;
+
+  /**
+   * Untimed all-reduces before the cell of {@code bytes}: at least {@code warmup}, and for small
+   * messages up to {@link #MAX_WARMUP} (a JVM runs its first few hundred small ops before the JIT
+   * has compiled the path; a native peer needs none). The same on every rank: it is a count.
+   */
+  int warmupOps(long bytes) {
+    return (int) Math.max(warmup, Math.min(MAX_WARMUP, WARMUP_BYTES / bytes));
+  }
+
+  int operationsPerCell(long bytes) {
+    return warmupOps(bytes) + iterations;
   }
 }

@@ -51,8 +51,8 @@ final class AllReduceReport {
       String peer, List<AllReduceRow> peerRows, List<String> verdicts) {
     List<AllReduceRow> rows = run.rows();
     double raw = rows.isEmpty() ? Double.NaN : rows.get(0).rawTcpMBps();
-    folder.note(String.format(Locale.ROOT, "Network `%s`, %d workers (one barrier task each), %d warm-up + %d timed"
-            + " all-reduces per point. Raw TCP between the executors of ranks 0 and 1: **%.1f MB/s** (best of %d"
+    folder.note(String.format(Locale.ROOT, "Network `%s`, %d workers (one barrier task each), at least %d warm-up"
+            + " (up to 500 for small sizes: see --warmup) + %d timed all-reduces per point. Raw TCP between the executors of ranks 0 and 1: **%.1f MB/s** (best of %d"
             + " one-way transfers of %s, before the all-reduces %.1f MB/s, after them %.1f MB/s; measured in this"
             + " run). MB = 1e6 bytes; busbw = algbw x 2(g-1)/g.",
         network, plan.workers(), plan.warmup(), plan.iterations(), raw, plan.rawRepeats(),

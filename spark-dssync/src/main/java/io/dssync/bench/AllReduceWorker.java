@@ -66,7 +66,7 @@ final class AllReduceWorker
     for (AllReducePlan.Cell cell : cells) {
       int[] group = plan.groupOf(rank, cell.groupSize());
       if (group == null) {
-        step += plan.operationsPerCell();
+        step += plan.operationsPerCell(cell.bytes());
         continue;
       }
       if (vector.length != cell.bytes() / Float.BYTES) {
@@ -74,7 +74,7 @@ final class AllReduceWorker
         vector = new float[Math.toIntExact(cell.bytes() / Float.BYTES)];
       }
       Arrays.fill(vector, rank + 1);
-      for (int w = 0; w < plan.warmup(); w++) {
+      for (int w = 0; w < plan.warmupOps(cell.bytes()); w++) {
         allReduce.average(group, vector, step++, 0);
       }
       TransportStats.Snapshot before = stats.snapshot();

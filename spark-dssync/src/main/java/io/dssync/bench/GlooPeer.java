@@ -20,7 +20,8 @@ final class GlooPeer {
     List<String> args = List.of(String.valueOf(plan.workers()),
         plan.sizes().stream().map(String::valueOf).collect(Collectors.joining(",")),
         plan.groupSizes().stream().map(String::valueOf).collect(Collectors.joining(",")),
-        String.valueOf(plan.warmup()), String.valueOf(plan.iterations()), String.valueOf(PythonPeer.freePort()),
+        plan.sizes().stream().map(b -> String.valueOf(plan.warmupOps(b))).collect(Collectors.joining(",")),
+        String.valueOf(plan.iterations()), String.valueOf(PythonPeer.freePort()),
         String.valueOf(Math.max(1, plan.timeoutMs() / 1000)), ".");
     List<String> lines = python.run(SCRIPT, args, 60 + plan.timeoutMs() / 1000 * plan.cells().size());
     return rows(plan, lines, rawTcpMBps);

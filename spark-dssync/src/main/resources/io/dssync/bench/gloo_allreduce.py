@@ -2,12 +2,12 @@
 
 Run by the Java benchmark (io.dssync.bench.GlooPeer), never by hand. N processes on 127.0.0.1,
 ranks cut into consecutive groups of g that run at once (the same plan as ours), for each message
-size and g: `warmup` untimed and `iters` timed all-reduces of a float32 vector followed by a
+size and g: `warmup` untimed (per size, as ours) and `iters` timed all-reduces of a float32 vector followed by a
 division by g (ours averages, so both sides compute a mean). Each rank prints one line per cell it
 took part in:  CELL <index> <rank> <interval_ms>,<interval_ms>,...   (intervals between the ends of
 consecutive timed operations, as ours records them). Exits non-zero with a message on any error.
 
-Arguments: workers sizes(comma bytes) groups(comma) warmup iters port timeout_s
+Arguments: workers sizes(comma bytes) groups(comma) warmups(comma, one per size) iters port timeout_s out_dir
 """
 import datetime
 import os
@@ -15,7 +15,7 @@ import sys
 import time
 
 
-def worker(rank, workers, sizes, groups, warmup, iters, port, timeout_s, out_dir):
+def worker(rank, workers, sizes, groups, warmups, iters, port, timeout_s, out_dir):
     import torch
     import torch.distributed as dist
 
@@ -28,7 +28,7 @@ def worker(rank, workers, sizes, groups, warmup, iters, port, timeout_s, out_dir
         handles[g] = [dist.new_group(list(range(i * g, i * g + g))) for i in range(workers // g)]
     lines = []
     cell = 0
-    for size in sizes:
+    for size, warmup in zip(sizes, warmups):
         vector = torch.full((size // 4,), float(rank + 1), dtype=torch.float32)
         for g in groups:
             index = rank // g
@@ -63,10 +63,11 @@ def main():
     workers = int(sys.argv[1])
     sizes = [int(s) for s in sys.argv[2].split(",")]
     groups = [int(g) for g in sys.argv[3].split(",")]
-    warmup, iters, port, timeout_s = (int(a) for a in sys.argv[4:8])
+    warmups = [int(w) for w in sys.argv[4].split(",")]
+    iters, port, timeout_s = (int(a) for a in sys.argv[5:8])
     out_dir = sys.argv[8]
     import torch.multiprocessing as mp
-    mp.start_processes(worker, args=(workers, sizes, groups, warmup, iters, port, timeout_s, out_dir),
+    mp.start_processes(worker, args=(workers, sizes, groups, warmups, iters, port, timeout_s, out_dir),
                        nprocs=workers, join=True, start_method="spawn")
     for rank in range(workers):
         with open(os.path.join(out_dir, "rank-%d.txt" % rank)) as f:
