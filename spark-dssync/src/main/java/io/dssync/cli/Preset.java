@@ -10,11 +10,6 @@ import java.util.Map;
  * {@code dssync train --preset NAME}: one of the paper's workloads at a size that trains with 4
  * workers on a 2-core machine in about ten minutes. A preset is only a list of flags applied before
  * the command line, so any flag given explicitly overrides it.
- *
- * <p>The BERT presets run their workers in separate executor JVMs ({@code local-cluster}): with
- * four BERT replicas on threads of one JVM ({@code local[4]}) training hit NaN within a few steps,
- * which separate JVMs did not (under investigation). local-cluster[4,1,1200]: four executor JVMs
- * of one core and 1,200 MB each.
  */
 enum Preset {
   WRN("wrn", "WRN-10-2 on 12,800 Fashion-MNIST images, 2 epochs (200 steps), SGD with momentum",
@@ -24,12 +19,12 @@ enum Preset {
       "--steps-per-stage", "50"),
   BERT_MLM("bert-mlm", "BERT L2-H2-D64 masked-LM pre-training on all King James Bible training verses,"
       + " 1 epoch (224 steps), Adam",
-      "--master", "local-cluster[4,1,1200]", "--dataset", "kjv-mlm", "--model", "bert-mlm-L2-H2-D64", "--train-limit", "0", "--test-limit", "2000",
+      "--dataset", "kjv-mlm", "--model", "bert-mlm-L2-H2-D64", "--train-limit", "0", "--test-limit", "2000",
       "--epochs", "1", "--batch-size", "32", "--optimizer", "adam", "--learning-rate", "0.001",
       "--lr-schedule", "cosine", "--warmup-steps", "20", "--steps-per-stage", "50"),
   BERT_CLS("bert-cls", "BERT L2-H2-D64 telling which of four books a verse is from (from [CLS]), 6 epochs"
       + " (252 steps), Adam",
-      "--master", "local-cluster[4,1,1200]", "--dataset", "kjv-books", "--model", "bert-cls-L2-H2-D64", "--train-limit", "0", "--test-limit", "0",
+      "--dataset", "kjv-books", "--model", "bert-cls-L2-H2-D64", "--train-limit", "0", "--test-limit", "0",
       "--epochs", "6", "--batch-size", "32", "--optimizer", "adam", "--learning-rate", "0.001",
       "--lr-schedule", "cosine", "--warmup-steps", "20", "--steps-per-stage", "50"),
   DEEPFM("deepfm", "DeepFM on the Fair affairs survey as a click-style log (binary: log-loss, AUC), 20 epochs"

@@ -17,7 +17,9 @@ final class ReportCommand {
       param metricsPath) as PNG charts and DIR/index.html (default DIR: dssync-report). Several
       runs share each chart, for comparisons. Paths may be on any Hadoop file system.
         loss_vs_step.png, loss_vs_time.png          training loss (moving average of 10 steps)
-        accuracy_vs_step.png, accuracy_vs_time.png  validation accuracy per evaluated stage
+        <metric>_vs_step.png, <metric>_vs_time.png  the task's validation metric per evaluated stage:
+                                                    accuracy, masked_accuracy or auc (metric_vs_*
+                                                    when the runs' metrics differ), named on the axis
         sync_share_vs_step.png                      share of each step spent synchronizing
       """;
 

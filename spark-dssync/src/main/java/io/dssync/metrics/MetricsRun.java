@@ -26,14 +26,32 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
     }
   }
 
-  /** One stage line; testLoss and testAccuracy are NaN when the stage was not evaluated. */
+  /**
+   * One stage line; testLoss, testAccuracy and testMetric are NaN when the stage was not
+   * evaluated. testMetricName is the model's metric ("accuracy", "masked_accuracy", "auc"); files
+   * written before it existed read as "accuracy" with testMetric = testAccuracy.
+   */
   public record Stage(int stage, long endStep, double epoch, double wallSeconds, double trainLoss,
       double testLoss, double testAccuracy, double samplesPerSecond, double syncShare,
-      double consensusDistance) {}
+      double consensusDistance, String testMetricName, double testMetric) {
+    /** A classifier's stage (metric = accuracy). */
+    public Stage(int stage, long endStep, double epoch, double wallSeconds, double trainLoss, double testLoss,
+        double testAccuracy, double samplesPerSecond, double syncShare, double consensusDistance) {
+      this(stage, endStep, epoch, wallSeconds, trainLoss, testLoss, testAccuracy, samplesPerSecond, syncShare,
+          consensusDistance, ACCURACY, testAccuracy);
+    }
+  }
+
+  static final String ACCURACY = "accuracy";
 
   /** A short label for charts: "random g=2 (N=4)". */
   public String label() {
     return schedule + " g=" + groupSize + " (N=" + workers + ")";
+  }
+
+  /** The run's test metric ("accuracy", "masked_accuracy" or "auc"), from its stage lines. */
+  public String metricName() {
+    return stages.stream().map(Stage::testMetricName).findFirst().orElse(ACCURACY);
   }
 
   public static MetricsRun read(String path, Configuration hadoop) {
@@ -63,10 +81,15 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
               d(n, "computeMs"), d(n, "syncMs"), d(n, "waitMs"), d(n, "transferMs"), d(n, "bytes")));
           case "stage" -> stages.add(new Stage(n.get("stage").asInt(), n.get("endStep").asLong(),
               d(n, "epoch"), d(n, "wallSeconds"), d(n, "trainLoss"), d(n, "testLoss"),
-              d(n, "testAccuracy"), d(n, "samplesPerSecond"), d(n, "syncShare"), d(n, "consensusDistance")));
+              d(n, "testAccuracy"), d(n, "samplesPerSecond"), d(n, "syncShare"), d(n, "consensusDistance"),
+              n.path("testMetricName").asText(ACCURACY),
+              n.has("testMetric") ? d(n, "testMetric") : d(n, "testAccuracy")));
           default -> { } // lines of a newer format: skipped, so old readers keep working
         }
       }
+    } catch (java.io.FileNotFoundException e) {
+      throw Errors.modelFile(path, "does not exist. Write a metrics file with 'dssync train --metrics-out "
+          + path + "' (or the Spark ML param metricsPath), then run 'dssync report " + path + "'");
     } catch (IOException e) {
       throw Errors.modelFile(path, "cannot be read as a metrics file: " + e.getMessage());
     }

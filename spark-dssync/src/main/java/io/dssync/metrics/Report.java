@@ -16,8 +16,10 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 
 /**
- * Renders metrics files of one or more runs as PNG charts (loss and accuracy against step and wall
- * time, sync share per step; every run a series on the same chart) and an {@code index.html} that
+ * Renders metrics files of one or more runs as PNG charts (loss and the task's own validation
+ * metric, named on the axis, against step and wall time: {@code accuracy_vs_step.png},
+ * {@code auc_vs_step.png}, {@code masked_accuracy_vs_step.png}, or {@code metric_vs_step.png} when
+ * the runs' metrics differ; sync share per step; every run a series on the same chart) and an {@code index.html} that
  * shows them with a summary table. Input and output may be on any Hadoop file system. Needs a
  * headless AWT ({@code -Djava.awt.headless=true}, set by the dssync command).
  */
@@ -33,8 +35,9 @@ public final class Report {
     Map<String, XYChart> charts = new LinkedHashMap<>();
     charts.put("loss_vs_step.png", ReportCharts.lossVsStep(runs));
     charts.put("loss_vs_time.png", ReportCharts.lossVsTime(runs));
-    charts.put("accuracy_vs_step.png", ReportCharts.accuracyVsStep(runs));
-    charts.put("accuracy_vs_time.png", ReportCharts.accuracyVsTime(runs));
+    String metric = fileStem(runs);
+    charts.put(metric + "_vs_step.png", ReportCharts.metricVsStep(runs));
+    charts.put(metric + "_vs_time.png", ReportCharts.metricVsTime(runs));
     charts.put("sync_share_vs_step.png", ReportCharts.syncShareVsStep(runs));
     List<String> written = new ArrayList<>();
     try {
@@ -55,6 +58,12 @@ public final class Report {
     return written;
   }
 
+  /** "accuracy", "masked_accuracy" or "auc" when all runs share it, else "metric". */
+  static String fileStem(List<MetricsRun> runs) {
+    List<String> names = runs.stream().map(MetricsRun::metricName).distinct().toList();
+    return names.size() == 1 && names.get(0).matches("[a-z_]+") ? names.get(0) : "metric";
+  }
+
   private static void write(FileSystem fs, Path file, byte[] bytes) throws IOException {
     try (OutputStream out = fs.create(file, true)) {
       out.write(bytes);
@@ -66,16 +75,17 @@ public final class Report {
         + "<title>dssync report</title><style>body{font-family:sans-serif;margin:2em}"
         + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
         + "</style></head><body>\n<h1>dssync report</h1>\n<table><tr><th>run</th><th>file</th><th>steps</th>"
-        + "<th>wall s</th><th>final accuracy</th><th>mean sync share</th><th>samples/s</th></tr>\n");
+        + "<th>wall s</th><th>metric</th><th>final value</th><th>mean sync share</th><th>samples/s</th></tr>\n");
     for (MetricsRun r : runs) {
       double wall = r.stages().isEmpty() ? Double.NaN : r.stages().get(r.stages().size() - 1).wallSeconds();
-      double accuracy = r.stages().stream().filter(s -> !Double.isNaN(s.testAccuracy()))
-          .reduce((a, b) -> b).map(MetricsRun.Stage::testAccuracy).orElse(Double.NaN);
+      double metric = r.stages().stream().filter(s -> !Double.isNaN(s.testMetric()))
+          .reduce((a, b) -> b).map(MetricsRun.Stage::testMetric).orElse(Double.NaN);
       double share = r.steps().stream().mapToDouble(MetricsRun.Step::syncShare).average().orElse(Double.NaN);
       double rate = r.stages().stream().mapToDouble(MetricsRun.Stage::samplesPerSecond).average().orElse(Double.NaN);
       sb.append(String.format(Locale.ROOT,
-          "<tr><td>%s</td><td>%s</td><td>%d</td><td>%.1f</td><td>%.4f</td><td>%.3f</td><td>%,.0f</td></tr>%n",
-          escape(r.label()), escape(r.path()), r.steps().size(), wall, accuracy, share, rate));
+          "<tr><td>%s</td><td>%s</td><td>%d</td><td>%.1f</td><td>%s</td><td>%.4f</td><td>%.3f</td><td>%,.0f</td></tr>%n",
+          escape(r.label()), escape(r.path()), r.steps().size(), wall,
+          escape(ReportCharts.metricLabel(r.metricName())), metric, share, rate));
     }
     sb.append("</table>\n");
     for (String image : images) {

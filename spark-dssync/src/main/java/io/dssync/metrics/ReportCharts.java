@@ -34,12 +34,26 @@ final class ReportCharts {
         r -> r.steps().stream().mapToDouble(MetricsRun.Step::syncShare).toArray(), false);
   }
 
-  static XYChart accuracyVsStep(List<MetricsRun> runs) {
-    return perStage(runs, "Validation accuracy by step", "step", s -> (double) s.endStep());
+  static XYChart metricVsStep(List<MetricsRun> runs) {
+    return perStage(runs, "step", s -> (double) s.endStep());
   }
 
-  static XYChart accuracyVsTime(List<MetricsRun> runs) {
-    return perStage(runs, "Validation accuracy by wall time", "wall time (s)", MetricsRun.Stage::wallSeconds);
+  static XYChart metricVsTime(List<MetricsRun> runs) {
+    return perStage(runs, "wall time (s)", MetricsRun.Stage::wallSeconds);
+  }
+
+  /** How a metric reads on a chart: "accuracy", "masked-token accuracy", "AUC". */
+  static String metricLabel(String metricName) {
+    return switch (metricName) {
+      case "masked_accuracy" -> "masked-token accuracy";
+      case "auc" -> "AUC";
+      default -> metricName;
+    };
+  }
+
+  /** The runs' metric names in order, once each ("accuracy"; "accuracy / AUC" when runs differ). */
+  static String metricsOf(List<MetricsRun> runs) {
+    return String.join(" / ", runs.stream().map(r -> metricLabel(r.metricName())).distinct().toList());
   }
 
   private static XYChart perStep(List<MetricsRun> runs, String title, String xTitle, String yTitle,
@@ -54,14 +68,16 @@ final class ReportCharts {
     return chart;
   }
 
-  private static XYChart perStage(List<MetricsRun> runs, String title, String xTitle,
-      ToDoubleFunction<MetricsRun.Stage> x) {
-    XYChart chart = chart(title, xTitle, "accuracy");
+  /** The task's own validation metric (accuracy, masked-token accuracy or AUC), named on the axis. */
+  private static XYChart perStage(List<MetricsRun> runs, String xTitle, ToDoubleFunction<MetricsRun.Stage> x) {
+    String metric = metricsOf(runs);
+    XYChart chart = chart("Validation " + metric + " by " + (xTitle.startsWith("step") ? "step" : "wall time"),
+        xTitle, metric);
     for (MetricsRun run : runs) {
       List<MetricsRun.Stage> evaluated = run.stages().stream()
-          .filter(s -> !Double.isNaN(s.testAccuracy())).toList();
+          .filter(s -> !Double.isNaN(s.testMetric())).toList();
       double[] xs = evaluated.stream().mapToDouble(x).toArray();
-      double[] ys = evaluated.stream().mapToDouble(MetricsRun.Stage::testAccuracy).toArray();
+      double[] ys = evaluated.stream().mapToDouble(MetricsRun.Stage::testMetric).toArray();
       XYSeries series = add(chart, run, xs, ys);
       if (series != null) {
         series.setMarker(SeriesMarkers.CIRCLE);

@@ -26,10 +26,12 @@ final class ClassifierParams implements Serializable {
   final Param<String> labelCol;
   final Param<String> predictionCol;
   final Param<String> probabilityCol;
+  final Param<String> rawPredictionCol;
   final IntParam inputChannels;
   final IntParam inputHeight;
   final IntParam inputWidth;
   final IntParam numClasses;
+  final IntParam vocabSize;
   final DoubleParam validationFraction;
   final Param<String> metricsPath;
   /** TrainerConfig setting name to its param, in TrainerConfig.ALL order. */
@@ -43,12 +45,18 @@ final class ClassifierParams implements Serializable {
         anyString());
     probabilityCol = new Param<>(uid, "probabilityCol",
         "column of class probabilities as a Vector (empty: not written)", anyString());
+    rawPredictionCol = new Param<>(uid, "rawPredictionCol",
+        "column of per-class scores (log-probabilities) as a Vector, what BinaryClassificationEvaluator"
+            + " reads (empty: not written)", anyString());
     inputChannels = shape(uid, "inputChannels", "model input channels C; 0 = derive (1)");
     inputHeight = shape(uid, "inputHeight",
         "model input height H; 0 = derive (sqrt of the feature size when it is a square, else the feature size)");
     inputWidth = shape(uid, "inputWidth", "model input width W; 0 = derive (like inputHeight, else 1)");
     numClasses = shape(uid, "numClasses",
         "number of classes; 0 = derive from the label column's metadata (StringIndexer) or its max + 1");
+    vocabSize = shape(uid, "vocabSize",
+        "models of token ids (bert-cls): number of distinct ids; 0 = derive (largest id + 1)."
+            + " deepfm derives its id space from the categorical indices itself");
     validationFraction = new DoubleParam(uid, "validationFraction",
         "fraction of the input held out (seeded) to evaluate the consensus model between stages;"
             + " 0 = no validation metrics",
@@ -65,14 +73,15 @@ final class ClassifierParams implements Serializable {
   /** Every param, column params first, then the training settings. */
   Param<?>[] all() {
     List<Param<?>> all = new ArrayList<>(List.of(featuresCol, labelCol, predictionCol, probabilityCol,
-        inputChannels, inputHeight, inputWidth, numClasses, validationFraction, metricsPath));
+        rawPredictionCol, inputChannels, inputHeight, inputWidth, numClasses, vocabSize, validationFraction,
+        metricsPath));
     all.addAll(settings.values());
     return all.toArray(new Param<?>[0]);
   }
 
   /** Only the params a fitted model uses to transform. */
   Param<?>[] modelParams() {
-    return new Param<?>[] {featuresCol, predictionCol, probabilityCol};
+    return new Param<?>[] {featuresCol, predictionCol, probabilityCol, rawPredictionCol};
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -81,10 +90,12 @@ final class ClassifierParams implements Serializable {
     owner.setDefault(labelCol, "label");
     owner.setDefault(predictionCol, "prediction");
     owner.setDefault(probabilityCol, "probability");
+    owner.setDefault(rawPredictionCol, "rawPrediction");
     owner.setDefault(inputChannels, 0);
     owner.setDefault(inputHeight, 0);
     owner.setDefault(inputWidth, 0);
     owner.setDefault(numClasses, 0);
+    owner.setDefault(vocabSize, 0);
     owner.setDefault(validationFraction, 0.0);
     owner.setDefault(metricsPath, "");
     for (Setting<?> s : TrainerConfig.ALL) {

@@ -18,7 +18,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * The model {@link DsSyncClassifier} fits: the consensus network (spec and flat state) plus the
  * training summary. {@code transform} predicts on executors, one replica per partition, adding
- * {@code predictionCol} (class index as a double) and {@code probabilityCol} (softmax Vector).
+ * {@code predictionCol} (class index as a double), {@code probabilityCol} (softmax Vector) and
+ * {@code rawPredictionCol} (per-class log-probabilities, for BinaryClassificationEvaluator).
  * Saved as Spark ML metadata JSON plus the state as a binary file, on any Hadoop file system.
  */
 public final class DsSyncClassificationModel extends Model<DsSyncClassificationModel> implements MLWritable {
@@ -27,13 +28,17 @@ public final class DsSyncClassificationModel extends Model<DsSyncClassificationM
   private final ModelSpec spec;
   private final float[] state;
   private final TrainingSummary summary;
+  /** deepfm's category-index to id mapping; null for other models. */
+  private final FieldIds fieldIds;
 
-  DsSyncClassificationModel(String uid, ModelSpec spec, float[] state, TrainingSummary summary) {
+  DsSyncClassificationModel(String uid, ModelSpec spec, float[] state, TrainingSummary summary,
+      FieldIds fieldIds) {
     this.uid = uid;
     this.p = new ClassifierParams(uid);
     this.spec = spec;
     this.state = state;
     this.summary = summary;
+    this.fieldIds = fieldIds;
     p.setDefaults(this);
   }
 
@@ -54,6 +59,15 @@ public final class DsSyncClassificationModel extends Model<DsSyncClassificationM
   /** A copy of the flat state (parameters, then BatchNorm statistics). */
   public float[] state() {
     return state.clone();
+  }
+
+  /** deepfm: categories seen in training per field (index >= this predicts as unseen); else null. */
+  public int[] fieldCardinalities() {
+    return fieldIds == null ? null : fieldIds.cardinalities();
+  }
+
+  FieldIds fieldIds() {
+    return fieldIds;
   }
 
   public int numClasses() {
@@ -80,6 +94,15 @@ public final class DsSyncClassificationModel extends Model<DsSyncClassificationM
     return this;
   }
 
+  public DsSyncClassificationModel setRawPredictionCol(String value) {
+    set(p.rawPredictionCol, value);
+    return this;
+  }
+
+  public String getRawPredictionCol() {
+    return getOrDefault(p.rawPredictionCol);
+  }
+
   public String getFeaturesCol() {
     return getOrDefault(p.featuresCol);
   }
@@ -94,7 +117,8 @@ public final class DsSyncClassificationModel extends Model<DsSyncClassificationM
 
   @Override
   public StructType transformSchema(StructType schema) {
-    return OutputColumns.append(schema, getFeaturesCol(), getPredictionCol(), getProbabilityCol());
+    return OutputColumns.append(schema, getFeaturesCol(), getPredictionCol(), getProbabilityCol(),
+        getRawPredictionCol());
   }
 
   @Override
@@ -103,15 +127,15 @@ public final class DsSyncClassificationModel extends Model<DsSyncClassificationM
     Dataset<Row> frame = dataset.toDF();
     SparkSession spark = frame.sparkSession();
     Broadcast<float[]> shipped = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(state);
-    JavaRDD<Row> rows = frame.javaRDD().mapPartitions(new PredictPartition(spec, shipped,
+    JavaRDD<Row> rows = frame.javaRDD().mapPartitions(new PredictPartition(spec, shipped, fieldIds,
         frame.schema().fieldIndex(getFeaturesCol()), !getPredictionCol().isEmpty(),
-        !getProbabilityCol().isEmpty()));
+        !getProbabilityCol().isEmpty(), !getRawPredictionCol().isEmpty()));
     return spark.createDataFrame(rows, out);
   }
 
   @Override
   public DsSyncClassificationModel copy(ParamMap extra) {
-    DsSyncClassificationModel copy = new DsSyncClassificationModel(uid, spec, state, summary);
+    DsSyncClassificationModel copy = new DsSyncClassificationModel(uid, spec, state, summary, fieldIds);
     return copyValues(copy, extra).setParent(parent());
   }
 
@@ -128,7 +152,8 @@ public final class DsSyncClassificationModel extends Model<DsSyncClassificationM
     return read().load(path);
   }
 
-  static DsSyncClassificationModel restore(String uid, ModelSpec spec, float[] state, TrainingSummary summary) {
-    return new DsSyncClassificationModel(uid, spec, state, summary);
+  static DsSyncClassificationModel restore(String uid, ModelSpec spec, float[] state, TrainingSummary summary,
+      FieldIds fieldIds) {
+    return new DsSyncClassificationModel(uid, spec, state, summary, fieldIds);
   }
 }

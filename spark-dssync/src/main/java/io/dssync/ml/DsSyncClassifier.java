@@ -32,8 +32,12 @@ import org.apache.spark.sql.types.StructType;
  * {@link DsSyncTrainer} on the {@code featuresCol} / {@code labelCol} columns and returns a
  * {@link DsSyncClassificationModel} that adds {@code predictionCol} and {@code probabilityCol}.
  *
+ * <p>Every model family: dense features (mlp, cnn, wrn), token ids (bert-cls, with {@code vocabSize})
+ * and categorical indices (deepfm, mapped to global ids by {@link FieldIds}); see {@link ModelInput}.
+ *
  * <p>Params: the column names, the input shape ({@code inputChannels/Height/Width}, derived when 0),
  * {@code numClasses} (derived from StringIndexer metadata or the largest label when 0),
+ * {@code vocabSize} (bert-cls; derived when 0),
  * {@code validationFraction}, {@code metricsPath}, and one param per training setting with the
  * setting's name, doc, default and check ({@code workers}, {@code schedule}, {@code groupSize},
  * ...; see {@code dssync help}). Saved and loaded with Spark ML persistence.
@@ -83,6 +87,15 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     return with(p.probabilityCol, value);
   }
 
+  public DsSyncClassifier setRawPredictionCol(String value) {
+    return with(p.rawPredictionCol, value);
+  }
+
+  /** Token ids of bert-cls: the number of distinct ids (0 = largest id in the data + 1). */
+  public DsSyncClassifier setVocabSize(int value) {
+    return with(p.vocabSize, value);
+  }
+
   public DsSyncClassifier setInputShape(int channels, int height, int width) {
     return with(p.inputChannels, channels).with(p.inputHeight, height).with(p.inputWidth, width);
   }
@@ -114,6 +127,10 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
 
   public String getProbabilityCol() {
     return getOrDefault(p.probabilityCol);
+  }
+
+  public String getRawPredictionCol() {
+    return getOrDefault(p.rawPredictionCol);
   }
 
   // ---- training settings: typed shortcuts for the common ones, generic access for all ----
@@ -187,7 +204,8 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
   @Override
   public StructType transformSchema(StructType schema) {
     DataFrames.requireColumns(schema, getFeaturesCol(), getLabelCol());
-    return OutputColumns.append(schema, getFeaturesCol(), getPredictionCol(), getProbabilityCol());
+    return OutputColumns.append(schema, getFeaturesCol(), getPredictionCol(), getProbabilityCol(),
+        getRawPredictionCol());
   }
 
   @Override
@@ -196,9 +214,12 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     TrainerConfig config = trainerConfig();
     Dataset<Row> frame = dataset.toDF().select(getFeaturesCol(), getLabelCol());
     int featureSize = featureSize(frame);
-    InputShape shape = InputShape.derive(featureSize, (Integer) getOrDefault(p.inputChannels),
-        (Integer) getOrDefault(p.inputHeight), (Integer) getOrDefault(p.inputWidth));
+    ModelInput input = ModelInput.derive(config.get(TrainerConfig.MODEL), frame, getFeaturesCol(), featureSize,
+        (Integer) getOrDefault(p.inputChannels), (Integer) getOrDefault(p.inputHeight),
+        (Integer) getOrDefault(p.inputWidth), (Integer) getOrDefault(p.vocabSize));
+    InputShape shape = input.shape();
     int classes = numClasses(frame);
+    frame = input.encode(frame);
     double fraction = (Double) getOrDefault(p.validationFraction);
     LabeledArrays validation = null;
     if (fraction > 0) {
@@ -209,7 +230,7 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
           "in the validation split");
     }
     TrainingData data = new TrainingData(frame, getFeaturesCol(), getLabelCol(), shape.channels(),
-        shape.height(), shape.width(), classes, validation);
+        shape.height(), shape.width(), classes, validation, input.vocabSize());
     ProgressListener listener = progress.andThen(new SparkUiMetrics(dataset.sparkSession().sparkContext()));
     String metricsPath = getOrDefault(p.metricsPath);
     try (MetricsLog log = metricsPath.isEmpty() ? null
@@ -218,7 +239,7 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
           .withProgress(log == null ? listener : listener.andThen(log))
           .fit(data);
       DsSyncClassificationModel model = new DsSyncClassificationModel(uid, result.model().spec(),
-          result.model().state(), TrainingSummary.of(result));
+          result.model().state(), TrainingSummary.of(result), input.fieldIds());
       return copyValues(model, extractParamMap()).setParent(this);
     }
   }

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dssync.errors.Errors;
 import io.dssync.replica.ModelSpec;
+import io.dssync.train.FloatArrays;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -26,11 +29,18 @@ import org.apache.spark.ml.util.MLWriter;
  * Saves and loads {@link DsSyncClassificationModel} on any Hadoop file system:
  * {@code <path>/metadata/part-00000} is one line of JSON in Spark ML's metadata layout (class, uid,
  * timestamp, sparkVersion, paramMap, defaultParamMap; so a PipelineModel can find our reader) plus
- * the model spec and the training summary; {@code <path>/data/state.bin} is the flat state
- * (int count, then big-endian floats).
+ * {@code formatVersion}, the model spec, the training summary and (deepfm) the field
+ * cardinalities; {@code <path>/data/state.bin} is the flat state in the float layout checkpoints
+ * use ({@link FloatArrays}).
+ *
+ * <p>Format versions: 1 (no {@code formatVersion} field; written before deepfm's category mapping
+ * existed) and 2 (adds {@code fieldCardinalities}). The reader branches on the version and refuses
+ * a newer one by name instead of misreading it.
  */
 final class ModelPersistence {
   static final String STATE_FILE = "data/state.bin";
+  /** The version this build writes; it reads every version up to it. */
+  static final int FORMAT_VERSION = 2;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ModelPersistence() {}
@@ -50,20 +60,20 @@ final class ModelPersistence {
         meta.put("timestamp", System.currentTimeMillis());
         meta.put("sparkVersion", sparkSession().version());
         meta.put("uid", model.uid());
+        meta.put("formatVersion", FORMAT_VERSION);
         meta.set("paramMap", params(model.extractParamMap().toSeq()));
         meta.set("defaultParamMap", JSON.createObjectNode());
         meta.set("spec", JSON.valueToTree(model.spec()));
         meta.set("summary", JSON.valueToTree(model.summary()));
+        meta.set("fieldCardinalities", JSON.valueToTree(model.fieldCardinalities()));
         FileSystem fs = fileSystem(path, sparkSession().sparkContext().hadoopConfiguration());
         try (OutputStream out = fs.create(new Path(path, "metadata/part-00000"), true)) {
           out.write((JSON.writeValueAsString(meta) + "\n").getBytes(StandardCharsets.UTF_8));
         }
         float[] state = model.state();
-        try (DataOutputStream out = new DataOutputStream(fs.create(new Path(path, STATE_FILE), true))) {
-          out.writeInt(state.length);
-          for (float v : state) {
-            out.writeFloat(v);
-          }
+        try (DataOutputStream out = new DataOutputStream(
+            new BufferedOutputStream(fs.create(new Path(path, STATE_FILE), true)))) {
+          FloatArrays.write(out, state);
         }
       } catch (IOException e) {
         throw Errors.modelFile(path, "cannot be written: " + e.getMessage());
@@ -93,11 +103,21 @@ final class ModelPersistence {
         if (!DsSyncClassificationModel.class.getName().equals(cls)) {
           throw Errors.modelFile(path, "holds a " + cls + ", not a " + DsSyncClassificationModel.class.getName());
         }
+        int version = meta.path("formatVersion").asInt(1);
+        if (version < 1 || version > FORMAT_VERSION) {
+          throw Errors.modelFile(path, "has model format version " + version + "; this build of dssync reads"
+              + " versions 1 to " + FORMAT_VERSION + ". Load it with the dssync version that saved it, or"
+              + " upgrade this one");
+        }
         ModelSpec spec = JSON.treeToValue(meta.get("spec"), ModelSpec.class);
         TrainingSummary summary = JSON.treeToValue(meta.get("summary"), TrainingSummary.class);
+        // Version 1 predates deepfm's category mapping: its models read ids as they are.
+        JsonNode cardinalities = version >= 2 ? meta.get("fieldCardinalities") : null;
+        FieldIds fieldIds = cardinalities == null || cardinalities.isNull() ? null
+            : new FieldIds(JSON.treeToValue(cardinalities, int[].class));
         float[] state = readState(fs, path);
         DsSyncClassificationModel model =
-            DsSyncClassificationModel.restore(meta.get("uid").asText(), spec, state, summary);
+            DsSyncClassificationModel.restore(meta.get("uid").asText(), spec, state, summary, fieldIds);
         Iterator<Map.Entry<String, JsonNode>> params = meta.get("paramMap").fields();
         while (params.hasNext()) {
           Map.Entry<String, JsonNode> e = params.next();
@@ -125,12 +145,10 @@ final class ModelPersistence {
     }
 
     private static float[] readState(FileSystem fs, String path) throws IOException {
-      try (DataInputStream in = new DataInputStream(fs.open(new Path(path, STATE_FILE)))) {
-        float[] state = new float[in.readInt()];
-        for (int i = 0; i < state.length; i++) {
-          state[i] = in.readFloat();
-        }
-        return state;
+      Path file = new Path(path, STATE_FILE);
+      long floats = (fs.getFileStatus(file).getLen() - Integer.BYTES) / Float.BYTES;
+      try (DataInputStream in = new DataInputStream(new BufferedInputStream(fs.open(file)))) {
+        return FloatArrays.read(in, floats);
       }
     }
   }

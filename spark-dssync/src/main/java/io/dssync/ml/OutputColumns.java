@@ -10,12 +10,16 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
 
-/** The schema a fitted model produces: the input plus prediction (double) and probability (Vector). */
+/**
+ * The schema a fitted model produces: the input plus prediction (double), probability (Vector) and
+ * rawPrediction (Vector of per-class log-probabilities).
+ */
 final class OutputColumns {
   private OutputColumns() {}
 
   /** Checks the features column and appends the output columns whose names are not empty. */
-  static StructType append(StructType schema, String featuresCol, String predictionCol, String probabilityCol) {
+  static StructType append(StructType schema, String featuresCol, String predictionCol, String probabilityCol,
+      String rawPredictionCol) {
     if (!Arrays.asList(schema.fieldNames()).contains(featuresCol)) {
       throw Errors.invalidSetting("featuresCol", featuresCol, "the input has no column '" + featuresCol
           + "'; its columns are " + Arrays.toString(schema.fieldNames()), "Set featuresCol to one of those columns.");
@@ -33,6 +37,9 @@ final class OutputColumns {
     }
     if (!probabilityCol.isEmpty()) {
       out = out.add(requireNew(out, "probabilityCol", probabilityCol), SQLDataTypes.VectorType(), false);
+    }
+    if (!rawPredictionCol.isEmpty()) {
+      out = out.add(requireNew(out, "rawPredictionCol", rawPredictionCol), SQLDataTypes.VectorType(), false);
     }
     return out;
   }

@@ -1,6 +1,5 @@
 package io.dssync.ml;
 
-import io.dssync.errors.Errors;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
@@ -11,7 +10,6 @@ import java.util.List;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -19,7 +17,9 @@ import org.apache.spark.util.TaskCompletionListener;
 
 /**
  * Runs on executors: one model replica per partition, rows predicted in batches; each output row is
- * the input row followed by the prediction and/or the class probabilities.
+ * the input row followed by the prediction, the class probabilities and the raw scores (per-class
+ * log-probabilities, so for a binary model element 1 orders rows like P(1) does), each when asked.
+ * deepfm's category indices are mapped to its global ids first.
  */
 final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
   static final int BATCH = 256;
@@ -29,14 +29,18 @@ final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
   private final int featuresIndex;
   private final boolean withPrediction;
   private final boolean withProbability;
+  private final boolean withRaw;
+  private final FieldIds fieldIds;
 
-  PredictPartition(ModelSpec spec, Broadcast<float[]> state, int featuresIndex, boolean withPrediction,
-      boolean withProbability) {
+  PredictPartition(ModelSpec spec, Broadcast<float[]> state, FieldIds fieldIds, int featuresIndex,
+      boolean withPrediction, boolean withProbability, boolean withRaw) {
     this.spec = spec;
     this.state = state;
+    this.fieldIds = fieldIds;
     this.featuresIndex = featuresIndex;
     this.withPrediction = withPrediction;
     this.withProbability = withProbability;
+    this.withRaw = withRaw;
   }
 
   @Override
@@ -91,7 +95,10 @@ final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
     int classes = spec.numClasses();
     float[] features = new float[batch.size() * fs];
     for (int i = 0; i < batch.size(); i++) {
-      copyFeatures(batch.get(i).get(featuresIndex), features, i * fs, fs);
+      FeatureValues.copy(batch.get(i).get(featuresIndex), features, i * fs, fs);
+      if (fieldIds != null) {
+        fieldIds.encode(features, i * fs);
+      }
     }
     float[] probabilities = replica.predictProbabilities(features, batch.size());
     for (int i = 0; i < batch.size(); i++) {
@@ -102,7 +109,8 @@ final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
         p[c] = probabilities[i * classes + c];
         best = p[c] > p[best] ? c : best;
       }
-      Object[] values = new Object[row.length() + (withPrediction ? 1 : 0) + (withProbability ? 1 : 0)];
+      Object[] values = new Object[row.length() + (withPrediction ? 1 : 0) + (withProbability ? 1 : 0)
+          + (withRaw ? 1 : 0)];
       for (int j = 0; j < row.length(); j++) {
         values[j] = row.get(j);
       }
@@ -111,33 +119,22 @@ final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
         values[k++] = (double) best;
       }
       if (withProbability) {
-        values[k] = Vectors.dense(p);
+        values[k++] = Vectors.dense(p);
+      }
+      if (withRaw) {
+        values[k] = Vectors.dense(logs(p));
       }
       out.add(RowFactory.create(values));
     }
   }
 
-  private static void copyFeatures(Object value, float[] dst, int offset, int size) {
-    if (value instanceof Vector v) {
-      check(v.size(), size);
-      for (int j = 0; j < size; j++) {
-        dst[offset + j] = (float) v.apply(j);
-      }
-    } else if (value instanceof scala.collection.Seq<?> seq) {
-      check(seq.size(), size);
-      for (int j = 0; j < size; j++) {
-        dst[offset + j] = ((Number) seq.apply(j)).floatValue();
-      }
-    } else {
-      throw Errors.badRecord("in the features column", "value " + value + " is not a vector or an array",
-          "Assemble the features into one vector column (e.g. with VectorAssembler)");
+  /** Natural logs, floored at the smallest float's log so a probability of 0 is finite. */
+  private static double[] logs(double[] p) {
+    double floor = Math.log(Float.MIN_VALUE);
+    double[] out = new double[p.length];
+    for (int c = 0; c < p.length; c++) {
+      out[c] = Math.max(floor, Math.log(p[c]));
     }
-  }
-
-  private static void check(int actual, int expected) {
-    if (actual != expected) {
-      throw Errors.badRecord("in the features column", "a row has " + actual + " features, the model expects "
-          + expected, "Transform data shaped like the training data");
-    }
+    return out;
   }
 }

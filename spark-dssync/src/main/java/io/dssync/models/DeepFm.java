@@ -58,7 +58,8 @@ final class DeepFm extends AbstractBlock {
     NDArray linear = Forward.one(firstOrder, ps, ids, training).reshape(batch, fields).sum(new int[] {1}, true);
     // Sum over field pairs of <v_i, v_j> = ((sum v)^2 - sum v^2) / 2, summed over embedding dims.
     NDArray sum = e.sum(new int[] {1});
-    NDArray pairs = sum.mul(sum).sub(e.mul(e).sum(new int[] {1})).sum(new int[] {1}, true).mul(0.5f);
+    NDArray pairs = sum.mul(sum).sub(e.mul(e).sum(new int[] {1})).sum(new int[] {1}, true);
+    pairs = AutogradScalars.mul(pairs, 0.5f);
     NDArray mlp = deep.forward(ps, new NDList(e.reshape(batch, (long) fields * EMBEDDING)), training)
         .singletonOrThrow();
     NDArray b = ps.getValue(bias, input.getDevice(), training);

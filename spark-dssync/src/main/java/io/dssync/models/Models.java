@@ -29,8 +29,12 @@ public final class Models {
   private record Family(String example, Pattern pattern, Input input, Task task,
       BiFunction<ModelSpec, Matcher, Block> builder) {}
 
-  /** What a family's inputs are, checked against the spec before building. */
-  private enum Input { DENSE, TOKENS, MASKED_TOKENS, FIELD_IDS }
+  /**
+   * What a family's inputs are, checked against the spec before building: dense values (pixels),
+   * token ids (1 x 1 x L), masked token ids with their targets (2 x 1 x L), or one global id per
+   * categorical field (1 x 1 x F).
+   */
+  public enum Input { DENSE, TOKENS, MASKED_TOKENS, FIELD_IDS }
 
   private static final List<Family> FAMILIES = List.of(
       new Family(Mlp.NAME, Pattern.compile("mlp"), Input.DENSE, Task.CLASSIFICATION, (s, m) -> Mlp.build(s)),
@@ -62,6 +66,11 @@ public final class Models {
   /** The task (loss and metric) of the model called {@code name}. */
   public static Task task(String name) {
     return family(name).task();
+  }
+
+  /** The kind of input the model called {@code name} reads. */
+  public static Input input(String name) {
+    return family(name).input();
   }
 
   /** Whether {@code name} names a model (sizes are checked when it is built). */

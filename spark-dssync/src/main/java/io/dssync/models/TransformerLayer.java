@@ -54,7 +54,8 @@ final class TransformerLayer extends AbstractBlock {
     NDArray q = splitHeads(Forward.one(query, ps, x, training), batch, length, headWidth);
     NDArray k = splitHeads(Forward.one(key, ps, x, training), batch, length, headWidth);
     NDArray v = splitHeads(Forward.one(value, ps, x, training), batch, length, headWidth);
-    NDArray scores = q.matMul(k.transpose(0, 1, 3, 2)).div((float) Math.sqrt(headWidth)).add(maskBias);
+    NDArray scores = AutogradScalars.div(q.matMul(k.transpose(0, 1, 3, 2)), (float) Math.sqrt(headWidth))
+        .add(maskBias);
     NDArray context = scores.softmax(-1).matMul(v).transpose(0, 2, 1, 3).reshape(batch, length, width);
     NDArray attended = Forward.one(attentionNorm, ps, x.add(Forward.one(output, ps, context, training)), training);
     NDArray hidden = Activation.gelu(Forward.one(expand, ps, attended, training));

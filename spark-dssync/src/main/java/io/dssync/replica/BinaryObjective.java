@@ -2,6 +2,7 @@ package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
 import io.dssync.errors.Errors;
+import io.dssync.models.AutogradScalars;
 import java.util.Arrays;
 
 /**
@@ -28,7 +29,8 @@ final class BinaryObjective extends Objective {
     }
     NDArray target = z.getManager().create(y);
     // max(z, 0) - z*y + log(1 + exp(-|z|)): log-loss without overflow for large |z|.
-    return z.maximum(0f).sub(z.mul(target)).add(z.abs().neg().exp().add(1f).log()).mean();
+    return AutogradScalars.maximum(z, 0f).sub(z.mul(target))
+        .add(AutogradScalars.add(z.abs().neg().exp(), 1f).log()).mean();
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.dssync.replica;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.Shape;
 import io.dssync.errors.Errors;
+import io.dssync.models.AutogradScalars;
 
 /**
  * Masked-LM: the model outputs (M, vocabSize) logits for the M positions whose target (feature
@@ -33,7 +34,7 @@ final class MaskedLmObjective extends Objective {
   @Override
   NDArray loss(ModelOutput out) {
     int[] targets = targets(out);
-    return crossEntropySum(out.output(), targets).div((float) Math.max(1, targets.length));
+    return AutogradScalars.div(crossEntropySum(out.output(), targets), (float) Math.max(1, targets.length));
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.Shape;
+import io.dssync.models.AutogradScalars;
 
 /** Classification: softmax cross-entropy on (batch, numClasses) logits; metric accuracy. */
 final class SoftmaxObjective extends Objective {
@@ -9,7 +10,7 @@ final class SoftmaxObjective extends Objective {
   NDArray loss(ModelOutput out) {
     NDArray logits = out.output();
     // Mean over the batch of -log softmax(logits)[label], via a one-hot mask (no gather).
-    return logits.logSoftmax(1).mul(oneHot(out)).sum().neg().div((float) out.n());
+    return AutogradScalars.div(logits.logSoftmax(1).mul(oneHot(out)).sum().neg(), (float) out.n());
   }
 
   @Override

@@ -33,6 +33,7 @@ final class TorchRuntime {
       setIfAbsent("ai.djl.offline", "true");
       setIfAbsent("ai.djl.pytorch.num_threads", Integer.toString(requested));
       setIfAbsent("ai.djl.pytorch.num_interop_threads", "1");
+      quietGpuProbe();
       try {
         engine = Engine.getEngine(ENGINE);
       } catch (RuntimeException | UnsatisfiedLinkError e) {
@@ -78,6 +79,21 @@ final class TorchRuntime {
       return body.get();
     } finally {
       JniUtils.setGradMode(previous);
+    }
+  }
+
+  /**
+   * DJL probes for CUDA when the engine loads and logs a WARN on every machine without a usable
+   * GPU ("Failed to detect GPU count: CUDA driver version is insufficient"). The engine here is
+   * the CPU build, so that warning is noise: raise that one logger to ERROR (when log4j is the
+   * logging backend, as in Spark).
+   */
+  private static void quietGpuProbe() {
+    try {
+      org.apache.logging.log4j.core.config.Configurator.setLevel("ai.djl.util.cuda.CudaUtils",
+          org.apache.logging.log4j.Level.ERROR);
+    } catch (LinkageError e) {
+      // another logging backend: leave its configuration alone
     }
   }
 

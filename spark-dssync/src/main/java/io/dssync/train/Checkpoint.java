@@ -50,8 +50,8 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
         out.writeUTF(e.getKey());
         out.writeUTF(e.getValue());
       }
-      writeFloats(out, state);
-      writeFloats(out, optimizerState);
+      FloatArrays.write(out, state);
+      FloatArrays.write(out, optimizerState);
       out.flush();
       byte[] digest = sha256(bytes.toByteArray(), bytes.size());
       out.write(digest);
@@ -91,28 +91,9 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
     for (int i = 0; i < count; i++) {
       settings.put(in.readUTF(), in.readUTF());
     }
-    float[] state = readFloats(in);
-    float[] optimizer = readFloats(in);
+    float[] state = FloatArrays.read(in, in.available() / Float.BYTES);
+    float[] optimizer = FloatArrays.read(in, in.available() / Float.BYTES);
     return new Checkpoint(step, stagesDone, totalSteps, runId, seed, settings, state, optimizer, optimizerSteps);
-  }
-
-  private static void writeFloats(DataOutputStream out, float[] values) throws IOException {
-    out.writeInt(values.length);
-    for (float v : values) {
-      out.writeFloat(v);
-    }
-  }
-
-  private static float[] readFloats(DataInputStream in) throws IOException {
-    int n = in.readInt();
-    if (n < 0 || n > in.available() / Float.BYTES) {
-      throw new IOException("array length " + n + " exceeds the file");
-    }
-    float[] values = new float[n];
-    for (int i = 0; i < n; i++) {
-      values[i] = in.readFloat();
-    }
-    return values;
   }
 
   private static byte[] sha256(byte[] bytes, int length) {

@@ -89,6 +89,8 @@ public final class DsSyncTrainer {
     ClusterSlots.requireStaticAllocation(sc.conf());
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);
+    oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
+        Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
     ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
         data.width(), data.numClasses(), config.get(TrainerConfig.SEED), data.vocabSize());
     GroupSchedule schedule = Schedules.create(config.scheduleSpec());
@@ -240,6 +242,24 @@ public final class DsSyncTrainer {
   }
 
   /** The newest verified checkpoint under --resume, checked against this run; null to start fresh. */
+  /**
+   * In local mode every replica is a thread of this JVM: more replica threads than cores make each
+   * step wait for a core, which is fine for trying things but slows training and skews timings.
+   */
+  static java.util.Optional<String> oversubscription(String master, int workers, int threadsPerWorker, int cores) {
+    if (!master.startsWith("local[") && !master.equals("local")) {
+      return java.util.Optional.empty();
+    }
+    long threads = (long) workers * threadsPerWorker;
+    if (threads <= cores) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(String.format(java.util.Locale.ROOT, "%s runs %d replicas x %d thread(s) ="
+        + " %d compute threads on %d cores of this machine: steps share cores, so training is slower and"
+        + " timings are not representative. For timing, use --workers %d or fewer, or a cluster.",
+        master, workers, threadsPerWorker, threads, cores, Math.max(1, cores / threadsPerWorker)));
+  }
+
   private Checkpoint resume(long totalSteps, StageStart fresh) {
     String dir = config.get(TrainerConfig.RESUME);
     if (dir.isEmpty()) {
@@ -247,7 +267,8 @@ public final class DsSyncTrainer {
     }
     CheckpointStore.Loaded loaded = new CheckpointStore(dir, spark.sparkContext().hadoopConfiguration()).newestValid();
     if (loaded.checkpoint().isEmpty()) {
-      LOG.warn("No usable checkpoint in {} ({} skipped); starting from step 0", dir, loaded.skipped().size());
+      LOG.warn("--resume {}: no usable checkpoint there ({} skipped as unreadable), so training starts fresh"
+          + " from step 0 and writes its checkpoints there", dir, loaded.skipped().size());
       return null;
     }
     Checkpoint c = loaded.checkpoint().get();

@@ -85,10 +85,35 @@ class MetricsReportTest {
       assertEquals(520, png.getHeight(), name);
     }
     assertEquals(2, ReportCharts.syncShareVsStep(runs).getSeriesMap().size(), "one series per run");
-    assertEquals(2, ReportCharts.accuracyVsTime(runs).getSeriesMap().size());
+    assertEquals(2, ReportCharts.metricVsTime(runs).getSeriesMap().size());
+    assertEquals("accuracy", ReportCharts.metricVsStep(runs).getYAxisTitle());
     String html = Files.readString(dir.resolve("report/index.html"));
     assertTrue(html.contains("full g=4 (N=4)") && html.contains("random g=2 (N=4)"), html);
     assertTrue(html.contains("<img src=\"sync_share_vs_step.png\""), html);
+  }
+
+  @Test
+  void aBinaryRunIsChartedByItsAucNamedOnTheAxis(@TempDir Path dir) throws Exception {
+    String file = dir.resolve("deepfm.jsonl").toString();
+    TrainerConfig config = TrainerConfig.builder().set(TrainerConfig.MODEL, "deepfm").build();
+    try (MetricsLog log = MetricsLog.open(file, "deepfm", config, HADOOP)) {
+      for (int s = 0; s < 3; s++) {
+        List<StepMetrics> steps = List.of(new StepMetrics(s, 0.6, 10, 1, 0.5, 0.25, 1000));
+        // Accuracy and AUC differ, so the chart shows which one it plots.
+        log.onStage(new StageMetrics(s, s, s + 1, s + 1, 0.01, 1000, 0.6, 0.55, 0.70, 10, 1, 0.5, 0.25, 1000,
+            0.01, "auc", 0.60 + 0.05 * s), steps, 3, 3);
+      }
+    }
+    List<MetricsRun> runs = List.of(MetricsRun.read(file, HADOOP));
+    assertEquals("auc", runs.get(0).metricName());
+    var chart = ReportCharts.metricVsStep(runs);
+    assertEquals("AUC", chart.getYAxisTitle());
+    assertTrue(chart.getTitle().contains("AUC"), chart.getTitle());
+    double[] y = chart.getSeriesMap().values().iterator().next().getYData();
+    assertEquals(0.70, y[2], 1e-9, "the AUC of the last stage, not its accuracy");
+    List<String> written = Report.render(runs, dir.resolve("report").toString(), HADOOP);
+    assertTrue(written.stream().anyMatch(f -> f.endsWith("auc_vs_step.png")), written.toString());
+    assertTrue(Files.readString(dir.resolve("report/index.html")).contains("<td>AUC</td><td>0.7000</td>"));
   }
 
   @Test

@@ -81,12 +81,16 @@ class DsSyncClassifierParamsTest {
   }
 
   @Test
-  void transformSchemaAppendsPredictionAndProbability() {
+  void transformSchemaAppendsPredictionProbabilityAndRawPrediction() {
     StructType out = new DsSyncClassifier().transformSchema(INPUT);
     assertEquals(DataTypes.DoubleType, out.apply("prediction").dataType());
     assertEquals(SQLDataTypes.VectorType(), out.apply("probability").dataType());
+    assertEquals(SQLDataTypes.VectorType(), out.apply("rawPrediction").dataType());
     StructType noProbability = new DsSyncClassifier().setProbabilityCol("").transformSchema(INPUT);
-    assertEquals(4, noProbability.fields().length);
+    assertEquals(INPUT.fields().length + 2, noProbability.fields().length);
+    StructType onlyPrediction = new DsSyncClassifier().setProbabilityCol("").setRawPredictionCol("")
+        .transformSchema(INPUT);
+    assertEquals(INPUT.fields().length + 1, onlyPrediction.fields().length);
   }
 
   @Test

@@ -1,0 +1,26 @@
+package io.dssync.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The warning when local mode runs more replica threads than the machine has cores. */
+class LocalModeOversubscriptionTest {
+  @Test
+  void localModeWithMoreReplicaThreadsThanCoresWarnsWithTheFix() {
+    Optional<String> w = DsSyncTrainer.oversubscription("local[4]", 4, 1, 2);
+    assertTrue(w.isPresent());
+    assertTrue(w.get().contains("4 replicas") && w.get().contains("2 cores") && w.get().contains("--workers 2"),
+        w.get());
+    assertTrue(DsSyncTrainer.oversubscription("local[*]", 2, 2, 2).get().contains("4 compute threads"));
+  }
+
+  @Test
+  void enoughCoresOrSeparateExecutorsDoNotWarn() {
+    assertEquals(Optional.empty(), DsSyncTrainer.oversubscription("local[4]", 4, 1, 4));
+    assertEquals(Optional.empty(), DsSyncTrainer.oversubscription("local-cluster[4,1,1024]", 4, 1, 2));
+    assertEquals(Optional.empty(), DsSyncTrainer.oversubscription("spark://127.0.0.1:7077", 8, 1, 2));
+  }
+}
