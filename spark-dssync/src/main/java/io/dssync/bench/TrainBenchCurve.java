@@ -1,6 +1,6 @@
 package io.dssync.bench;
 
-import io.dssync.train.StageMetrics;
+import io.dssync.metrics.StageMetrics;
 import java.util.ArrayList;
 import java.util.List;
 

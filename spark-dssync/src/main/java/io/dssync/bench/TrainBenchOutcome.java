@@ -1,6 +1,6 @@
 package io.dssync.bench;
 
-import io.dssync.train.StageMetrics;
+import io.dssync.metrics.StageMetrics;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingResult;
 import java.util.List;

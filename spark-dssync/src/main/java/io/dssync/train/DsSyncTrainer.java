@@ -5,6 +5,8 @@ import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.errors.Errors;
+import io.dssync.metrics.ProgressListener;
+import io.dssync.metrics.StageMetrics;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.ModelSpec;

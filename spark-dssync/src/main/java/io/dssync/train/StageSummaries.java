@@ -1,5 +1,7 @@
 package io.dssync.train;
 
+import io.dssync.metrics.StageMetrics;
+import io.dssync.metrics.StepMetrics;
 import io.dssync.replica.Evaluation;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.dssync.train;
 
+import io.dssync.metrics.StageMetrics;
 import java.io.Serializable;
 import java.util.List;
 

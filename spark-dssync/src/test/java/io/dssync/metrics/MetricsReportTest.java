@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.errors.DsSyncException;
-import io.dssync.train.StageMetrics;
-import io.dssync.train.StepMetrics;
 import io.dssync.train.TrainerConfig;
 import java.awt.image.BufferedImage;
 import java.io.File;

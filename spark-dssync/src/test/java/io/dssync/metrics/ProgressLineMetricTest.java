@@ -1,4 +1,4 @@
-package io.dssync.train;
+package io.dssync.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

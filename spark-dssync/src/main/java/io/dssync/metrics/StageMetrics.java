@@ -1,4 +1,4 @@
-package io.dssync.train;
+package io.dssync.metrics;
 
 import java.io.Serializable;
 
