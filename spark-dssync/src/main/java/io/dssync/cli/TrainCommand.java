@@ -87,7 +87,7 @@ final class TrainCommand {
     ProgressListener progress = ProgressBar.choose(System.console() != null, err)
         .andThen(new SparkUiMetrics(spark.sparkContext()));
     try (MetricsLog log = metricsOut == null || metricsOut.isEmpty() ? null
-        : MetricsLog.open(metricsOut, "dssync-train", config, spark.sparkContext().hadoopConfiguration())) {
+        : MetricsLog.open(metricsOut, config.runHeader("dssync-train"), spark.sparkContext().hadoopConfiguration())) {
       DsSyncTrainer trainer = new DsSyncTrainer(spark, config)
           .withProgress(log == null ? progress : progress.andThen(log));
       TrainingResult result = trainer.fit(TrainingData.of(spark, used, config.workers()));

@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.errors.Errors;
+import io.dssync.metrics.RunHeader;
 import io.dssync.models.Models;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.ScheduleKind;
@@ -138,6 +139,11 @@ public final class TrainerConfig implements Serializable {
     StringBuilder sb = new StringBuilder();
     values.forEach((k, v) -> sb.append(k).append('=').append(v).append(' '));
     return sb.toString().trim();
+  }
+
+  /** The run line of a metrics file for this configuration, under the name {@code run}. */
+  public RunHeader runHeader(String run) {
+    return new RunHeader(run, get(SCHEDULE), groupSize(), workers(), describe());
   }
 
   /** Collects settings, checks each as it is set, and checks combinations in {@link #build()}. */

@@ -35,7 +35,7 @@ class MetricsReportTest {
     String file = dir.resolve(schedule + ".jsonl").toString();
     TrainerConfig config = TrainerConfig.builder().set(TrainerConfig.SCHEDULE, schedule)
         .set(TrainerConfig.GROUP_SIZE, group).build();
-    try (MetricsLog log = MetricsLog.open(file, schedule, config, HADOOP)) {
+    try (MetricsLog log = MetricsLog.open(file, config.runHeader(schedule), HADOOP)) {
       for (int s = 0; s < stages; s++) {
         List<StepMetrics> steps = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
