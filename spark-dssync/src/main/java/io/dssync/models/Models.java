@@ -2,8 +2,6 @@ package io.dssync.models;
 
 import ai.djl.nn.Block;
 import io.dssync.errors.Errors;
-import io.dssync.replica.ModelSpec;
-import io.dssync.replica.Task;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;

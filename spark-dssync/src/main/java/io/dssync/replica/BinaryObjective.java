@@ -2,6 +2,8 @@ package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
 import io.dssync.errors.Errors;
+import io.dssync.models.ModelSpec;
+import io.dssync.models.Task;
 import java.util.Arrays;
 
 /**

@@ -14,6 +14,7 @@ import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
 import ai.djl.training.initializer.Initializer;
 import io.dssync.errors.Errors;
+import io.dssync.models.ModelSpec;
 import io.dssync.models.Models;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;

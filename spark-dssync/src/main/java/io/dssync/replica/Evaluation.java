@@ -1,5 +1,6 @@
 package io.dssync.replica;
 
+import io.dssync.models.Task;
 import java.io.Serializable;
 
 /**

@@ -3,6 +3,8 @@ package io.dssync.replica;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.Shape;
 import io.dssync.errors.Errors;
+import io.dssync.models.ModelSpec;
+import io.dssync.models.Task;
 
 /**
  * Masked-LM: the model outputs (M, vocabSize) logits for the M positions whose target (feature

@@ -1,6 +1,8 @@
 package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
+import io.dssync.models.ModelSpec;
+import io.dssync.models.Task;
 
 /**
  * The loss, the evaluation metric, the probabilities and the extra input rules of one {@link Task},

@@ -9,7 +9,6 @@ import io.dssync.data.KjvDatasets;
 import io.dssync.data.LabeledArrays;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
 import io.dssync.replica.Synthetic;

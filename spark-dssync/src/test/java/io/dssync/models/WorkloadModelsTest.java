@@ -9,11 +9,9 @@ import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
 import io.dssync.replica.Synthetic;
-import io.dssync.replica.Task;
 import org.junit.jupiter.api.Test;
 
 /** WRN, BERT (masked-LM and classification) and DeepFM: sizes, shapes, tasks, input checks, state. */

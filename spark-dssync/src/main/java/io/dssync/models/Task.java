@@ -1,4 +1,4 @@
-package io.dssync.replica;
+package io.dssync.models;
 
 /**
  * What a model's output means, which fixes its loss and its test metric. Chosen by the model

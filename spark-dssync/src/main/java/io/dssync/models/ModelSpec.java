@@ -1,4 +1,4 @@
-package io.dssync.replica;
+package io.dssync.models;
 
 import java.io.Serializable;
 
