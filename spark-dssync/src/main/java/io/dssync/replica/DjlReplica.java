@@ -49,7 +49,7 @@ final class DjlReplica implements ModelReplica {
   DjlReplica(ModelSpec spec, OptimizerSpec optimizerSpec, int threads) {
     this.spec = spec;
     Block built = Models.build(spec);
-    this.objective = Objective.of(Models.task(spec.name()));
+    this.objective = Objective.of(Models.lossKind(spec.name()));
     this.manager = TorchRuntime.newManager(threads);
     try {
       TorchRuntime.prepareThread();

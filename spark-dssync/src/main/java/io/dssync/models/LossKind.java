@@ -2,9 +2,9 @@ package io.dssync.models;
 
 /**
  * What a model's output means, which fixes its loss and its test metric. Chosen by the model
- * registry ({@code io.dssync.models.Models#task}), so a model name alone says how it is trained.
+ * registry ({@code io.dssync.models.Models#lossKind}), so a model name alone says how it is trained.
  */
-public enum Task {
+public enum LossKind {
   /** Logits (batch, numClasses); softmax cross-entropy; metric accuracy. */
   CLASSIFICATION("accuracy"),
   /**
@@ -17,7 +17,7 @@ public enum Task {
 
   private final String metricName;
 
-  Task(String metricName) {
+  LossKind(String metricName) {
     this.metricName = metricName;
   }
 
