@@ -27,11 +27,8 @@ record SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery) {
   }
 
   String label() {
-    String base = switch (kind) {
-      case FULL -> "full";
-      case LOCAL -> "local";
-      default -> kind.cliName() + "-g" + groupSize;
-    };
+    String base = kind == ScheduleKind.FULL || kind == ScheduleKind.LOCAL ? kind.cliName()
+        : kind.cliName() + "-g" + groupSize;
     return globalEvery > 0 ? base + "-H" + globalEvery : base;
   }
 

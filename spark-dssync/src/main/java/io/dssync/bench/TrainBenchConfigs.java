@@ -2,6 +2,7 @@ package io.dssync.bench;
 
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
+import io.dssync.schedule.ScheduleKind;
 import io.dssync.train.TrainerConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,14 +22,14 @@ final class TrainBenchConfigs {
   private TrainBenchConfigs() {}
 
   /** One configuration: its table name and the schedule settings it gives the trainer. */
-  record Sync(String name, String schedule, int groupSize, int globalEvery) {
+  record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery) {
     /** DS-Sync proper (shuffled groups, no periodic global average): what the target is about. */
     boolean isDsSync() {
-      return globalEvery == 0 && (schedule.equals("random") || schedule.equals("butterfly"));
+      return globalEvery == 0 && (schedule == ScheduleKind.RANDOM || schedule == ScheduleKind.BUTTERFLY);
     }
 
     TrainerConfig config(TrainerConfig.Builder base) {
-      return base.set(TrainerConfig.SCHEDULE, schedule)
+      return base.set(TrainerConfig.SCHEDULE, schedule.cliName())
           .set(TrainerConfig.GROUP_SIZE, groupSize)
           .set(TrainerConfig.GLOBAL_AVERAGE_PERIOD, globalEvery)
           .build();
@@ -38,13 +39,13 @@ final class TrainBenchConfigs {
   /** The configuration called {@code name} for {@code workers} workers and global period {@code h}. */
   static Sync named(String name, int workers, int h) {
     return switch (name) {
-      case FULL -> new Sync(FULL, "full", workers, 0);
-      case "random-g2" -> new Sync(name, "random", 2, 0);
-      case "random-g4" -> new Sync(name, "random", 4, 0);
-      case "butterfly-g2" -> new Sync(name, "butterfly", 2, 0);
-      case "butterfly-g4" -> new Sync(name, "butterfly", 4, 0);
-      case "local-sgd" -> new Sync(name, "local", 1, h);
-      case "group-avg-g2" -> new Sync(name, "random", 2, h);
+      case FULL -> new Sync(FULL, ScheduleKind.FULL, workers, 0);
+      case "random-g2" -> new Sync(name, ScheduleKind.RANDOM, 2, 0);
+      case "random-g4" -> new Sync(name, ScheduleKind.RANDOM, 4, 0);
+      case "butterfly-g2" -> new Sync(name, ScheduleKind.BUTTERFLY, 2, 0);
+      case "butterfly-g4" -> new Sync(name, ScheduleKind.BUTTERFLY, 4, 0);
+      case "local-sgd" -> new Sync(name, ScheduleKind.LOCAL, 1, h);
+      case "group-avg-g2" -> new Sync(name, ScheduleKind.RANDOM, 2, h);
       default -> throw Errors.unknownName("configuration in --configs", name, ALL_NAMES.toArray());
     };
   }

@@ -18,7 +18,7 @@ final class TrainBenchRunner {
   static TrainBenchOutcome fit(SparkSession spark, TrainingData data, TrainBenchConfigs.Sync sync,
       TrainerConfig config, String tag, PrintStream err) {
     err.printf(Locale.ROOT, "[bench %s] %s: schedule=%s g=%d H=%d workers=%d%n", tag, sync.name(),
-        sync.schedule(), config.groupSize(), sync.globalEvery(), config.workers());
+        sync.schedule().cliName(), config.groupSize(), sync.globalEvery(), config.workers());
     ProgressListener progress = (m, steps, stages, total) -> err.printf(Locale.ROOT,
         "[bench %s] %s stage %d/%d step %d/%d | %.2f s | compute %.1f ms/step sync %.1f ms/step | test acc %.4f%n",
         tag, sync.name(), m.stage() + 1, stages, m.endStep(), total, m.wallSeconds(), m.computeMsPerStep(),

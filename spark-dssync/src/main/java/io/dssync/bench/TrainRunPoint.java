@@ -30,11 +30,7 @@ record TrainRunPoint(String network, ScheduleKind kind, int groupSize, int globa
         continue;
       }
       int workers = (int) csv.number(r, "workers");
-      int g = switch (kind) {
-        case FULL -> workers;
-        case LOCAL -> 1;
-        default -> (int) csv.number(r, "group_size");
-      };
+      int g = kind.effectiveGroupSize(workers, (int) csv.number(r, "group_size"));
       double global = csv.number(r, "global_every");
       TrainRunPoint p = new TrainRunPoint(csv.text(r, "network"), kind, g, Double.isFinite(global) ? (int) global : 0,
           workers, csv.number(r, "compute_ms_per_step"), csv.number(r, "sync_ms_per_step"),

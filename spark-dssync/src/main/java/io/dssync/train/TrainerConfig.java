@@ -22,7 +22,7 @@ public final class TrainerConfig implements Serializable {
       "Number of workers N (barrier tasks, one model replica each); needs N free task slots.");
   public static final Setting<String> SCHEDULE = Setting.oneOf("schedule", "random",
       "Group schedule: full (synchronous all-reduce), local (g = 1), random (DS-Sync), butterfly.",
-      "full", "local", "random", "butterfly");
+      ScheduleKind.cliNames());
   public static final Setting<Integer> GROUP_SIZE = Setting.intAtLeast("groupSize", 2, 1,
       "Group size g (1 <= g <= N); forced to N by 'full' and to 1 by 'local'.");
   public static final Setting<Integer> SHUFFLE_PERIOD = Setting.intAtLeast("shufflePeriod", 1, 1,
@@ -112,11 +112,7 @@ public final class TrainerConfig implements Serializable {
 
   /** The effective group size: N for full, 1 for local, else the configured g. */
   public int groupSize() {
-    return switch (scheduleKind()) {
-      case FULL -> workers();
-      case LOCAL -> 1;
-      default -> get(GROUP_SIZE);
-    };
+    return scheduleKind().effectiveGroupSize(workers(), get(GROUP_SIZE));
   }
 
   public ScheduleSpec scheduleSpec() {
