@@ -27,7 +27,7 @@ public final class DsSyncKryoRegistrator implements KryoRegistrator {
   static final List<Class<? extends Record>> RECORDS = List.of(
       LabeledArrays.class,
       ShardedData.Piece.class,
-      StageStart.class,
+      ConsensusState.class,
       WorkerResult.class,
       TrainedModel.class,
       ModelSpec.class,

@@ -131,12 +131,12 @@ public final class DsSyncTrainer {
     long started = System.nanoTime();
     Run run = new Run(jsc, shards, runId, schedule, spec, lr, batch, totalSteps, slotWait);
     try (ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
-      StageStart consensus = initialState(driverReplica);
+      ConsensusState consensus = initialState(driverReplica);
       int firstStage = 0;
       resumedAtStep = -1;
       Checkpoint resumed = resume(totalSteps, consensus);
       if (resumed != null) {
-        consensus = resumed.toStageStart();
+        consensus = resumed.toConsensusState();
         firstStage = resumed.stagesDone();
         resumedAtStep = resumed.step();
       }
@@ -176,7 +176,7 @@ public final class DsSyncTrainer {
   /** The work of one stage attempt and what its workers returned. */
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
 
-  private StageAttempt runWithRetries(Run run, int stage, long first, long end, StageStart consensus,
+  private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
       List<StageMetrics> history) {
     int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
     long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
@@ -210,14 +210,14 @@ public final class DsSyncTrainer {
     return kind == ErrorKind.STAGE_FAILED || kind == ErrorKind.SYNC_TIMEOUT || kind == ErrorKind.TRANSPORT;
   }
 
-  private List<WorkerResult> runStage(Run run, StageWork work, TestFault fault, StageStart consensus,
+  private List<WorkerResult> runStage(Run run, StageWork work, TestFault fault, ConsensusState consensus,
       List<StageMetrics> history) {
     SparkContext sc = run.jsc().sc();
     // A description, never a job group: notebooks such as Zeppelin own the job group.
     sc.setJobDescription(String.format("dssync stage %d: steps %d-%d, %s g=%d",
         work.stage() + 1, work.firstStep(), work.endStep() - 1, config.get(TrainerConfig.SCHEDULE),
         config.groupSize()));
-    Broadcast<StageStart> start = run.jsc().broadcast(consensus);
+    Broadcast<ConsensusState> start = run.jsc().broadcast(consensus);
     try {
       return run.shards().rdd().barrier()
           .mapPartitions(new WorkerTask(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
@@ -242,7 +242,7 @@ public final class DsSyncTrainer {
   }
 
   /** The newest verified checkpoint under --resume, checked against this run; null to start fresh. */
-  private Checkpoint resume(long totalSteps, StageStart fresh) {
+  private Checkpoint resume(long totalSteps, ConsensusState fresh) {
     String dir = config.get(TrainerConfig.RESUME);
     if (dir.isEmpty()) {
       return null;
@@ -275,13 +275,13 @@ public final class DsSyncTrainer {
     return text;
   }
 
-  private StageStart initialState(ModelReplica replica) {
+  private ConsensusState initialState(ModelReplica replica) {
     float[] state = new float[replica.stateSize()];
     replica.readState(state);
-    return new StageStart(state, new float[replica.optimizerStateSize()], 0);
+    return new ConsensusState(state, new float[replica.optimizerStateSize()], 0);
   }
 
-  private static Evaluation evaluate(ModelReplica replica, StageStart consensus, LabeledArrays test) {
+  private static Evaluation evaluate(ModelReplica replica, ConsensusState consensus, LabeledArrays test) {
     replica.writeState(consensus.state());
     return replica.evaluate(test.features(), test.labels(), test.size());
   }

@@ -30,15 +30,15 @@ final class WorkerTask
   static final int ROUND_FINAL_OPTIMIZER = 2;
 
   private final StageWork work;
-  private final Broadcast<StageStart> start;
+  private final Broadcast<ConsensusState> start;
   /** A fault injected by the reliability tests (TestFault.NONE otherwise). */
   private final TestFault fault;
 
-  WorkerTask(StageWork work, Broadcast<StageStart> start) {
+  WorkerTask(StageWork work, Broadcast<ConsensusState> start) {
     this(work, start, TestFault.NONE);
   }
 
-  WorkerTask(StageWork work, Broadcast<StageStart> start, TestFault fault) {
+  WorkerTask(StageWork work, Broadcast<ConsensusState> start, TestFault fault) {
     this.work = work;
     this.start = start;
     this.fault = fault;
@@ -60,7 +60,7 @@ final class WorkerTask
   }
 
   /** The stage's work for one rank; separate from Spark so tests can run it over any transport. */
-  WorkerResult train(int rank, String executorId, LabeledArrays shard, StageStart s, ModelReplica replica,
+  WorkerResult train(int rank, String executorId, LabeledArrays shard, ConsensusState s, ModelReplica replica,
       Transport transport, GroupAllReduce allReduce) {
     replica.writeState(s.state());
     replica.writeOptimizerState(s.optimizerState());
@@ -112,8 +112,8 @@ final class WorkerTask
     float[] optimizer = new float[replica.optimizerStateSize()];
     replica.readOptimizerState(optimizer);
     allReduce.average(everyone, optimizer, lastStep, ROUND_FINAL_OPTIMIZER);
-    StageStart consensus = rank == 0
-        ? new StageStart(state, optimizer, replica.optimizerSteps()) : null;
+    ConsensusState consensus = rank == 0
+        ? new ConsensusState(state, optimizer, replica.optimizerSteps()) : null;
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
         distance, consensus);
   }

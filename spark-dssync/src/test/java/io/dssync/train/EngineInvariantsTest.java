@@ -101,11 +101,11 @@ class EngineInvariantsTest {
     GroupSchedule schedule = Schedules.create(new ScheduleSpec(kind, n, g, 1, h, SEED));
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000);
-    StageStart start;
+    ConsensusState start;
     try (ModelReplica init = Replicas.create(cnn, opt, 1)) {
       float[] s = new float[init.stateSize()];
       init.readState(s);
-      start = new StageStart(s, new float[init.optimizerStateSize()], 0);
+      start = new ConsensusState(s, new float[init.optimizerStateSize()], 0);
     }
     List<InMemoryTransport> transports = InMemoryTransport.create(n);
     List<LabeledArrays> shards = shards(n);
@@ -113,7 +113,7 @@ class EngineInvariantsTest {
     List<Future<WorkerResult>> futures = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       int rank = r;
-      StageStart s0 = start;
+      ConsensusState s0 = start;
       futures.add(threads.submit(() -> {
         try (ModelReplica replica = Replicas.create(cnn, opt, 1)) {
           InMemoryTransport t = transports.get(rank);

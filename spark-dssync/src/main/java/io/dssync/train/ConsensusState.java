@@ -7,4 +7,4 @@ import java.io.Serializable;
  * model and optimizer state, so a partition may run on any executor and a failed stage can be
  * rerun from here without double-counting steps.
  */
-public record StageStart(float[] state, float[] optimizerState, long optimizerSteps) implements Serializable {}
+public record ConsensusState(float[] state, float[] optimizerState, long optimizerSteps) implements Serializable {}
