@@ -1,9 +1,9 @@
 package io.dssync.bench;
 
 import io.dssync.errors.Errors;
+import io.dssync.train.ClusterSlots;
 import io.dssync.train.SparkSessions;
 import io.dssync.train.TrainerConfig;
-import io.dssync.transport.ClusterSlots;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -13,7 +13,6 @@ import io.dssync.replica.ModelReplica;
 import io.dssync.replica.Replicas;
 import io.dssync.schedule.GroupSchedule;
 import io.dssync.schedule.Schedules;
-import io.dssync.transport.ClusterSlots;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

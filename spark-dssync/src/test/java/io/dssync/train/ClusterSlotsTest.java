@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.train;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;

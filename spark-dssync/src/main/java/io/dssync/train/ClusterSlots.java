@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.train;
 
 import io.dssync.errors.Errors;
 import java.time.Duration;
