@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.errors.Errors;
+import io.dssync.transport.TaskSlots;
 import java.time.Duration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -12,15 +13,6 @@ import org.apache.spark.SparkContext;
 public final class ClusterSlots {
   private ClusterSlots() {}
 
-  /** Concurrent task slots of the default resource profile (executor cores / spark.task.cpus). */
-  public static int available(SparkContext sc) {
-    return sc.maxNumConcurrentTasks(sc.resourceProfileManager().defaultResourceProfile());
-  }
-
-  /**
-   * Waits until {@code workers} slots exist (executors of a fresh cluster register over a few
-   * seconds), then returns; fails after {@code deadline} naming both numbers and the fix.
-   */
   /** Barrier stages need a fixed set of executors; Spark rejects them under dynamic allocation. */
   public static void requireStaticAllocation(SparkConf conf) {
     if (conf.getBoolean("spark.dynamicAllocation.enabled", false)) {
@@ -30,9 +22,13 @@ public final class ClusterSlots {
     }
   }
 
+  /**
+   * Waits until {@code workers} slots exist (executors of a fresh cluster register over a few
+   * seconds), then returns; fails after {@code deadline} naming both numbers and the fix.
+   */
   public static void await(SparkContext sc, int workers, Duration deadline) {
     long end = System.nanoTime() + deadline.toNanos();
-    int slots = available(sc);
+    int slots = TaskSlots.concurrent(sc);
     while (slots < workers && System.nanoTime() < end) {
       try {
         Thread.sleep(200);
@@ -40,7 +36,7 @@ public final class ClusterSlots {
         Thread.currentThread().interrupt();
         break;
       }
-      slots = available(sc);
+      slots = TaskSlots.concurrent(sc);
     }
     if (slots < workers) {
       throw Errors.invalidSetting("--workers", workers,
