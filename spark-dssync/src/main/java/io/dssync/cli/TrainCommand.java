@@ -91,9 +91,9 @@ final class TrainCommand {
       DsSyncTrainer trainer = new DsSyncTrainer(spark, config)
           .withProgress(log == null ? progress : progress.andThen(log));
       TrainingResult result = trainer.fit(TrainingData.of(spark, used, config.workers()));
-      if (trainer.resumedAtStep() >= 0 || trainer.skippedRecords() > 0 || !trainer.retries().isEmpty()) {
+      if (result.resumedAtStep() >= 0 || result.skippedRecords() > 0 || !result.retries().isEmpty()) {
         err.printf(Locale.ROOT, "[dssync] resumed_at_step=%d skipped_bad_records=%d retried_stage_attempts=%d%n",
-            trainer.resumedAtStep(), trainer.skippedRecords(), trainer.retries().size());
+            result.resumedAtStep(), result.skippedRecords(), result.retries().size());
       }
       return result;
     }

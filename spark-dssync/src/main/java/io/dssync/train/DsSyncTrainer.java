@@ -15,7 +15,6 @@ import io.dssync.schedule.GroupSchedule;
 import io.dssync.schedule.Schedules;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
@@ -50,9 +49,6 @@ public final class DsSyncTrainer {
   private final SparkSession spark;
   private final TrainerConfig config;
   private ProgressListener progress = ProgressListener.printing();
-  private final List<StageRetry> retries = Collections.synchronizedList(new ArrayList<>());
-  private long skippedRecords;
-  private long resumedAtStep = -1;
 
   public DsSyncTrainer(SparkSession spark, TrainerConfig config) {
     this.spark = spark;
@@ -64,29 +60,14 @@ public final class DsSyncTrainer {
     return this;
   }
 
-  /** The stage attempts the last {@link #fit} retried, in order (empty when nothing failed). */
-  public List<StageRetry> retries() {
-    return List.copyOf(retries);
-  }
-
-  /** Input rows the last {@link #fit} dropped under {@code --bad-records skip}. */
-  public long skippedRecords() {
-    return skippedRecords;
-  }
-
-  /** The step the last {@link #fit} resumed at from a checkpoint, or -1 when it started fresh. */
-  public long resumedAtStep() {
-    return resumedAtStep;
-  }
-
   /**
    * Trains on {@code data}. A non-finite loss stops training with a {@link DsSyncException} whose
-   * message names the step; the last consensus model is kept as its partial result.
+   * message names the step; the last consensus model is kept as its partial result. Retries,
+   * skipped records and the resume step come back in the {@link TrainingResult}.
    */
   public TrainingResult fit(TrainingData data) {
     SparkContext sc = spark.sparkContext();
     int n = config.workers();
-    retries.clear();
     ClusterSlots.requireStaticAllocation(sc.conf());
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);
@@ -110,7 +91,7 @@ public final class DsSyncTrainer {
       throw Errors.fromTaskFailure(e);
     }
     long examples = shards.map(LabeledArrays::size).reduce(Integer::sum);
-    skippedRecords = skipBad ? inputRows - examples : 0;
+    long skippedRecords = skipBad ? inputRows - examples : 0;
     if (skippedRecords > 0) {
       LOG.warn("Skipped {} of {} input rows as bad records (--bad-records skip); executor logs show the first"
           + " few per partition", skippedRecords, inputRows);
@@ -128,17 +109,18 @@ public final class DsSyncTrainer {
     List<StageMetrics> history = new ArrayList<>();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     long started = System.nanoTime();
-    Run run = new Run(jsc, shards, runId, schedule, spec, lr, batch, totalSteps, slotWait);
     try (ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
       ConsensusState consensus = initialState(driverReplica);
       int firstStage = 0;
-      resumedAtStep = -1;
+      long resumedAtStep = -1;
       Checkpoint resumed = resume(totalSteps, consensus);
       if (resumed != null) {
         consensus = resumed.toConsensusState();
         firstStage = resumed.stagesDone();
         resumedAtStep = resumed.step();
       }
+      Run run = new Run(jsc, shards, runId, schedule, spec, lr, batch, totalSteps, slotWait, new ArrayList<>(),
+          skippedRecords, resumedAtStep);
       for (int stage = firstStage; stage < stages; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
@@ -160,17 +142,22 @@ public final class DsSyncTrainer {
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
       }
-      return new TrainingResult(new TrainedModel(spec, consensus.state()), history, config.describe(),
-          totalSteps, (System.nanoTime() - started) / 1e9);
+      return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9);
     } finally {
       sc.setJobDescription(null);
       shards.unpersist(false);
     }
   }
 
-  /** What stays the same for every stage of one fit. */
+  /** What stays the same for every stage of one fit, and the retries it collects. */
   private record Run(JavaSparkContext jsc, JavaRDD<LabeledArrays> shards, String runId, GroupSchedule schedule,
-      ModelSpec spec, LearningRateSchedule lr, int batch, long totalSteps, Duration slotWait) {}
+      ModelSpec spec, LearningRateSchedule lr, int batch, long totalSteps, Duration slotWait,
+      List<StageRetry> retries, long skippedRecords, long resumedAtStep) {
+    TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds) {
+      return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
+          wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep);
+    }
+  }
 
   /** The work of one stage attempt and what its workers returned. */
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
@@ -195,7 +182,7 @@ public final class DsSyncTrainer {
           throw Errors.stageAttemptsExhausted(stage + 1, attempt, e)
               .withPartialResult(e.partialResult().orElse(null));
         }
-        retries.add(new StageRetry(stage + 1, attempt, e.kind(), e.getMessage()));
+        run.retries().add(new StageRetry(stage + 1, attempt, e.kind(), e.getMessage()));
         LOG.warn("dssync stage {} attempt {}/{} failed [{}]: {} -- retrying from the consensus after step {}",
             stage + 1, attempt, maxAttempts, e.kind(), e.getMessage(), first);
         // A lost executor is replaced by the cluster manager; the barrier stage needs all N slots back.
@@ -223,9 +210,7 @@ public final class DsSyncTrainer {
           .toJavaRDD().collect();
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       DsSyncException cause = Errors.fromTaskFailure(e);
-      TrainingResult partial = new TrainingResult(new TrainedModel(run.spec(), consensus.state()),
-          List.copyOf(history), config.describe(), run.totalSteps(), Double.NaN);
-      throw cause.withPartialResult(partial);
+      throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
     } finally {
       start.destroy();
     }

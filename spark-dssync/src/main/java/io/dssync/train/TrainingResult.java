@@ -4,13 +4,21 @@ import io.dssync.metrics.StageMetrics;
 import java.io.Serializable;
 import java.util.List;
 
-/** The outcome of {@link DsSyncTrainer#fit}: the consensus model and the per-stage history. */
+/**
+ * The outcome of {@link DsSyncTrainer#fit}: the consensus model, the per-stage history, and what
+ * happened on the way: the stage attempts that were retried (in order; empty when nothing
+ * failed), the input rows dropped under {@code --bad-records skip}, and the step the run resumed
+ * at from a checkpoint (-1 when it started fresh).
+ */
 public record TrainingResult(
     TrainedModel model,
     List<StageMetrics> history,
     String config,
     long totalSteps,
-    double wallSeconds)
+    double wallSeconds,
+    List<StageRetry> retries,
+    long skippedRecords,
+    long resumedAtStep)
     implements Serializable {
 
   public StageMetrics last() {

@@ -89,7 +89,7 @@ class CheckpointResumeTest {
     DsSyncTrainer resumed = new DsSyncTrainer(spark, config().set(TrainerConfig.RESUME, dir).build())
         .withProgress(ProgressListener.silent());
     TrainingResult result = resumed.fit(TrainingData.of(spark, data, 2));
-    assertEquals(8, resumed.resumedAtStep(), "continues after stage " + STOP_AFTER_STAGE);
+    assertEquals(8, result.resumedAtStep(), "continues after stage " + STOP_AFTER_STAGE);
     assertEquals(2, result.history().size(), "only the remaining stages run");
     assertArrayEquals(uninterrupted.model().state(), result.model().state(), "bit-identical final parameters");
     System.out.printf("[resume] %s: resumed at step 8, final test accuracy %.4f (uninterrupted %.4f)%n", dir,
