@@ -1,7 +1,7 @@
 package io.dssync.bench;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.DataFrames;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

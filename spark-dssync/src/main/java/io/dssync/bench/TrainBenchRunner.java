@@ -1,8 +1,8 @@
 package io.dssync.bench;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.DataFrames;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;

@@ -1,5 +1,9 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DebianPackageSource;
+import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.fetch.ProcessRunner;
+import io.dssync.data.fetch.TempFolders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +16,8 @@ import java.util.List;
  * without installing them. The text is stored in a compressed random-access form that only this
  * program reads, hence running it instead of reading the data file.
  */
-final class BibleProgramSource implements FetchSource {
-  static final String PROGRAM_PACKAGE = "bible-kjv";
+public final class BibleProgramSource implements FetchSource {
+  public static final String PROGRAM_PACKAGE = "bible-kjv";
   static final String TEXT_PACKAGE = "bible-kjv-text";
   /** {@code -f} turns pretty-printing off: one verse a line, preceded by its reference. */
   private static final List<String> ARGS = List.of("-f", "Gen1:1-Rev22:21");
@@ -21,7 +25,7 @@ final class BibleProgramSource implements FetchSource {
 
   private final Path workParent;
 
-  BibleProgramSource(Path workParent) {
+  public BibleProgramSource(Path workParent) {
     this.workParent = workParent;
   }
 

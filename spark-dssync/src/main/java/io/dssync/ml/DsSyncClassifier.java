@@ -1,7 +1,7 @@
 package io.dssync.ml;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.DataFrames;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;

@@ -1,7 +1,8 @@
 package io.dssync.train;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.DataFrames;
+import io.dssync.data.frame.ShardedData;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.errors.Errors;

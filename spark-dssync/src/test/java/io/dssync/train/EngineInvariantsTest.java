@@ -9,6 +9,7 @@ import io.dssync.collective.InMemoryTransport;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.ShardBatcher;
+import io.dssync.data.frame.Shards;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.OptimizerSpec;
@@ -184,10 +185,6 @@ class EngineInvariantsTest {
 
   /** Shard r = examples whose index is r modulo n, exactly as the trainer shards a DataFrame. */
   private static List<LabeledArrays> shards(int n) {
-    List<LabeledArrays> out = new ArrayList<>();
-    for (ShardedData.Piece p : ShardedData.split(0, 0, data.train(), n)) {
-      out.add(p.data());
-    }
-    return out;
+    return Shards.of(data.train(), n);
   }
 }

@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.format;
 
 import io.dssync.errors.Errors;
 import java.io.ByteArrayInputStream;
@@ -70,7 +70,7 @@ public final class IdxReader {
     return labels;
   }
 
-  static boolean isGzip(byte[] bytes) {
+  public static boolean isGzip(byte[] bytes) {
     return bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b;
   }
 

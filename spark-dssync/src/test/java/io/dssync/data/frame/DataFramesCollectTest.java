@@ -1,10 +1,11 @@
-package io.dssync.data;
+package io.dssync.data.frame;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import java.util.Arrays;

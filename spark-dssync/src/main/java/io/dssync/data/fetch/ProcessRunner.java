@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the external tools fetchers rely on (dpkg, apt-get, npm, tar, bible). */
-final class ProcessRunner {
+public final class ProcessRunner {
   private ProcessRunner() {}
 
   /** Runs a command with output to {@code log}: a file, so a chatty command cannot block on a pipe. */
-  static int run(List<String> command, Path dir, Path log, long timeoutS) throws IOException {
+  public static int run(List<String> command, Path dir, Path log, long timeoutS) throws IOException {
     Process process = new ProcessBuilder(command).directory(dir.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {
@@ -28,7 +28,7 @@ final class ProcessRunner {
   }
 
   /** The last lines of a log, for error messages. */
-  static String tail(Path log) {
+  public static String tail(Path log) {
     try {
       List<String> lines = Files.readAllLines(log);
       return String.join(" ", lines.subList(Math.max(0, lines.size() - 3), lines.size())).trim();

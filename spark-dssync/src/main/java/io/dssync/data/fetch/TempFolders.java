@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -8,7 +8,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Helpers for the temporary folders fetch sources unpack packages into. */
-final class TempFolders {
+public final class TempFolders {
   private TempFolders() {}
 
   /** The first entry of {@code dir} matching {@code glob} (e.g. "*.deb"), or null. */
@@ -22,7 +22,7 @@ final class TempFolders {
   }
 
   /** Removes {@code dir} and everything below it; a failure is logged, not thrown. */
-  static void deleteTree(Path dir) {
+  public static void deleteTree(Path dir) {
     if (dir == null) {
       return;
     }

@@ -1,5 +1,6 @@
-package io.dssync.data;
+package io.dssync.data.frame;
 
+import io.dssync.data.LabeledArrays;
 import io.dssync.errors.Errors;
 import java.util.Arrays;
 import java.util.List;

@@ -1,5 +1,6 @@
-package io.dssync.data;
+package io.dssync.data.format;
 
+import io.dssync.data.LabeledArrays;
 import io.dssync.errors.Errors;
 
 /**
@@ -40,7 +41,7 @@ public final class CifarBinaryReader {
   }
 
   /** Concatenates batches (same feature size and classes) in order. */
-  static LabeledArrays concat(java.util.List<LabeledArrays> parts) {
+  public static LabeledArrays concat(java.util.List<LabeledArrays> parts) {
     int n = 0;
     for (LabeledArrays part : parts) {
       n += part.size();

@@ -1,5 +1,6 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
+import io.dssync.data.format.IdxReader;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import java.io.IOException;
@@ -21,7 +22,7 @@ import java.util.Set;
  * name. A source that fails once is skipped for the remaining files of the same load (one
  * unreachable host should cost one timeout, not one per file).
  */
-final class DatasetCache {
+public final class DatasetCache {
   private final Path dir;
   private final List<FetchSource> sources;
   private final String howToGet;
@@ -30,18 +31,18 @@ final class DatasetCache {
   /** Cached files that failed verification; removed once a verified copy is in place. */
   private final List<Path> corrupt = new ArrayList<>();
 
-  DatasetCache(Path dir, List<FetchSource> sources, String howToGet) {
+  public DatasetCache(Path dir, List<FetchSource> sources, String howToGet) {
     this.dir = dir;
     this.sources = sources;
     this.howToGet = howToGet;
   }
 
-  Path dir() {
+  public Path dir() {
     return dir;
   }
 
   /** The verified decompressed content of {@code file}, from the cache or freshly fetched. */
-  byte[] obtain(ExpectedFile file) {
+  public byte[] obtain(ExpectedFile file) {
     byte[] cached = fromCache(file);
     if (cached != null) {
       return cached;
@@ -127,7 +128,7 @@ final class DatasetCache {
     }
   }
 
-  static void deleteQuietly(Path path) {
+  public static void deleteQuietly(Path path) {
     try {
       if (path != null) {
         Files.deleteIfExists(path);

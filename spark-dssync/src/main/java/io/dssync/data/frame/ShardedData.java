@@ -1,6 +1,5 @@
-package io.dssync.train;
+package io.dssync.data.frame;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.Errors;
 import java.io.Serializable;
@@ -100,6 +99,9 @@ public final class ShardedData {
   }
 
   /** Examples of one input partition bound for one shard. */
+  /** The records of ours Spark serializes while sharding (for the Kryo registrator). */
+  public static final List<Class<? extends Record>> SERIALIZED_RECORDS = List.of(Piece.class);
+
   record Piece(int shard, int sourcePartition, LabeledArrays data) implements Serializable {}
 
   /** Sends key r to partition r. */

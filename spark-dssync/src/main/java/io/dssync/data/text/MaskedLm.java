@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.text;
 
 import java.util.SplittableRandom;
 

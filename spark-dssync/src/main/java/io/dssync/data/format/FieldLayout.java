@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.format;
 
 import java.io.Serializable;
 import java.util.Arrays;

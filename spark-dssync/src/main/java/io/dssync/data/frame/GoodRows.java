@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.frame;
 
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;

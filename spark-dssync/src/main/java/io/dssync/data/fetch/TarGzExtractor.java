@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -14,13 +14,13 @@ import java.util.zip.GZIPInputStream;
  * Extracts chosen regular files from a .tar.gz (ustar/GNU headers) into a folder, by base name.
  * Only the named files are written, so a hostile archive cannot write outside {@code targetDir}.
  */
-final class TarGzExtractor {
+public final class TarGzExtractor {
   private static final int BLOCK = 512;
 
   private TarGzExtractor() {}
 
   /** Writes each entry whose base name is in {@code wanted} to {@code targetDir/<base name>}. */
-  static void extract(Path archive, Set<String> wanted, Path targetDir) throws IOException {
+  public static void extract(Path archive, Set<String> wanted, Path targetDir) throws IOException {
     Files.createDirectories(targetDir);
     try (InputStream in = new BufferedInputStream(
         new GZIPInputStream(Files.newInputStream(archive), 1 << 16), 1 << 16)) {

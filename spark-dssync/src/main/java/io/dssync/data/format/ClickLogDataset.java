@@ -1,5 +1,6 @@
-package io.dssync.data;
+package io.dssync.data.format;
 
+import io.dssync.data.DatasetSplits;
 import java.io.Serializable;
 
 /**

@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,7 +18,7 @@ public final class DatasetCacheDir {
     return resolve(System.getenv(), System.getProperties());
   }
 
-  static Path resolve(Map<String, String> env, Properties properties) {
+  public static Path resolve(Map<String, String> env, Properties properties) {
     String fromEnv = env.get(DATA_DIR_ENV);
     if (fromEnv != null && !fromEnv.isBlank()) {
       return Path.of(fromEnv);

@@ -1,9 +1,10 @@
-package io.dssync.data;
+package io.dssync.data.frame;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import io.dssync.data.LabeledArrays;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
 import java.util.List;

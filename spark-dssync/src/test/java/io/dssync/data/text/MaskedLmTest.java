@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.text;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

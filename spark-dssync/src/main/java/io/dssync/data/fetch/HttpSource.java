@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,12 +13,12 @@ import java.nio.file.StandardCopyOption;
  * that block the official host the connection can hang rather than fail, and a fallback source
  * should take over within seconds.
  */
-final class HttpSource implements FetchSource {
+public final class HttpSource implements FetchSource {
   private final String baseUrl;
   private final int connectTimeoutMs;
   private final int readTimeoutMs;
 
-  HttpSource(String baseUrl, int connectTimeoutMs, int readTimeoutMs) {
+  public HttpSource(String baseUrl, int connectTimeoutMs, int readTimeoutMs) {
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
     this.connectTimeoutMs = connectTimeoutMs;
     this.readTimeoutMs = readTimeoutMs;

@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.fetch;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * {@code apt-get download} into a temporary folder and {@code dpkg-deb -x}, which needs no root
  * and no install. Only existing package lists are used: nothing here runs {@code apt-get update}.
  */
-final class DebianPackageSource implements FetchSource {
+public final class DebianPackageSource implements FetchSource {
   private static final long QUERY_TIMEOUT_S = 30;
   private static final long DOWNLOAD_TIMEOUT_S = 600;
 
@@ -24,7 +24,7 @@ final class DebianPackageSource implements FetchSource {
   private List<String> packageFiles;
 
   /** Temporary files go into a fresh folder under {@code workParent}, removed by {@link #close}. */
-  DebianPackageSource(String packageName, Path workParent) {
+  public DebianPackageSource(String packageName, Path workParent) {
     this.packageName = packageName;
     this.workParent = workParent;
   }

@@ -1,4 +1,4 @@
-package io.dssync.data;
+package io.dssync.data.text;
 
 import io.dssync.errors.Errors;
 import java.io.Serializable;
