@@ -207,7 +207,7 @@ public final class DsSyncTrainer {
     Broadcast<ConsensusState> start = run.jsc().broadcast(consensus);
     try {
       return run.shards().rdd().barrier()
-          .mapPartitions(new WorkerTask(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
+          .mapPartitions(FaultInjectingTask.orPlain(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
           .toJavaRDD().collect();
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       DsSyncException cause = Errors.fromTaskFailure(e);

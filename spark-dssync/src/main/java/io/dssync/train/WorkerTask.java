@@ -21,7 +21,7 @@ import scala.runtime.AbstractFunction1;
  * The body of one barrier task: rank r trains its replica on its shard for the stage's steps,
  * averaging inside its scheduled group after every step, and averages globally at the end.
  */
-final class WorkerTask
+class WorkerTask
     extends AbstractFunction1<scala.collection.Iterator<LabeledArrays>, scala.collection.Iterator<WorkerResult>>
     implements Serializable {
   /** Rounds of the all-reduce inside one step, so block ids never collide. */
@@ -31,18 +31,17 @@ final class WorkerTask
 
   private final StageWork work;
   private final Broadcast<ConsensusState> start;
-  /** A fault injected by the reliability tests (TestFault.NONE otherwise). */
-  private final TestFault fault;
 
   WorkerTask(StageWork work, Broadcast<ConsensusState> start) {
-    this(work, start, TestFault.NONE);
-  }
-
-  WorkerTask(StageWork work, Broadcast<ConsensusState> start, TestFault fault) {
     this.work = work;
     this.start = start;
-    this.fault = fault;
   }
+
+  /**
+   * Called by rank {@code rank} after computing step {@code step} and before averaging it. Does
+   * nothing; the reliability tests' {@link FaultInjectingTask} overrides it to fail on purpose.
+   */
+  void beforeAveraging(int rank, long step) {}
 
   @Override
   public scala.collection.Iterator<WorkerResult> apply(scala.collection.Iterator<LabeledArrays> shards) {
@@ -86,7 +85,7 @@ final class WorkerTask
         // Failing the task fails the barrier stage; the driver keeps the last consensus model.
         throw Errors.diverged(step, loss[i]);
       }
-      fault.beforeAveraging(rank, step);
+      beforeAveraging(rank, step);
       long t1 = System.nanoTime();
       int[] group = work.schedule().groupOf(rank, step);
       TransportStats.Snapshot before = stats.snapshot();
