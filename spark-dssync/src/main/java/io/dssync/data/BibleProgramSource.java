@@ -16,8 +16,8 @@ import java.util.List;
  * without installing them. The text is stored in a compressed random-access form that only this
  * program reads, hence running it instead of reading the data file.
  */
-public final class BibleProgramSource implements FetchSource {
-  public static final String PROGRAM_PACKAGE = "bible-kjv";
+final class BibleProgramSource implements FetchSource {
+  static final String PROGRAM_PACKAGE = "bible-kjv";
   static final String TEXT_PACKAGE = "bible-kjv-text";
   /** {@code -f} turns pretty-printing off: one verse a line, preceded by its reference. */
   private static final List<String> ARGS = List.of("-f", "Gen1:1-Rev22:21");
@@ -25,7 +25,7 @@ public final class BibleProgramSource implements FetchSource {
 
   private final Path workParent;
 
-  public BibleProgramSource(Path workParent) {
+  BibleProgramSource(Path workParent) {
     this.workParent = workParent;
   }
 
