@@ -14,13 +14,13 @@ import java.util.Set;
  * values through {@link Errors#invalidSetting} (naming the flag, the value and the fix). Unknown
  * flags are rejected up front, so a typo never silently falls back to a default.
  */
-final class BenchFlags {
+public final class BenchFlags {
   private final Map<String, String> values = new LinkedHashMap<>();
 
   private BenchFlags() {}
 
   /** Parses {@code args}; every flag must be one of {@code known} and carry a value. */
-  static BenchFlags parse(String[] args, Set<String> known) {
+  public static BenchFlags parse(String[] args, Set<String> known) {
     BenchFlags flags = new BenchFlags();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
@@ -35,20 +35,20 @@ final class BenchFlags {
     return flags;
   }
 
-  boolean has(String flag) {
+  public boolean has(String flag) {
     return values.containsKey(flag);
   }
 
-  String string(String flag, String fallback) {
+  public String string(String flag, String fallback) {
     return values.getOrDefault(flag, fallback);
   }
 
-  Path path(String flag, String fallback) {
+  public Path path(String flag, String fallback) {
     return Path.of(string(flag, fallback));
   }
 
   /** An int in [min, max]. */
-  int integer(String flag, int fallback, int min, int max) {
+  public int integer(String flag, int fallback, int min, int max) {
     String v = values.get(flag);
     if (v == null) {
       return fallback;
@@ -66,7 +66,7 @@ final class BenchFlags {
   }
 
   /** A finite double greater than {@code exclusiveMin}. */
-  double number(String flag, double fallback, double exclusiveMin) {
+  public double number(String flag, double fallback, double exclusiveMin) {
     String v = values.get(flag);
     if (v == null) {
       return fallback;
@@ -84,7 +84,7 @@ final class BenchFlags {
   }
 
   /** A finite double >= 0. */
-  double nonNegative(String flag, double fallback) {
+  public double nonNegative(String flag, double fallback) {
     String v = values.get(flag);
     if (v == null) {
       return fallback;
@@ -101,7 +101,7 @@ final class BenchFlags {
   }
 
   /** A comma-separated list of ints, each in [min, max]; sorted, duplicates removed. */
-  List<Integer> integers(String flag, List<Integer> fallback, int min, int max) {
+  public List<Integer> integers(String flag, List<Integer> fallback, int min, int max) {
     String v = values.get(flag);
     if (v == null) {
       return fallback;
@@ -127,7 +127,7 @@ final class BenchFlags {
   }
 
   /** A comma-separated list of byte sizes such as {@code 4K,64M,1G}; sorted, duplicates removed. */
-  List<Long> byteSizes(String flag, List<Long> fallback, long min, long max) {
+  public List<Long> byteSizes(String flag, List<Long> fallback, long min, long max) {
     String v = values.get(flag);
     if (v == null) {
       return fallback;
@@ -149,7 +149,7 @@ final class BenchFlags {
   }
 
   /** Bytes of {@code 4096}, {@code 4K}, {@code 64M}, {@code 1G} (binary units); -1 when malformed. */
-  static long parseBytes(String text) {
+  public static long parseBytes(String text) {
     String t = text.toUpperCase(Locale.ROOT).replace("IB", "").replace("B", "");
     long unit = 1;
     if (!t.isEmpty()) {

@@ -1,5 +1,9 @@
 package io.dssync.bench;
 
+import io.dssync.bench.allreduce.AllReduceBench;
+import io.dssync.bench.peer.PeerBench;
+import io.dssync.bench.simulate.SimulateBench;
+import io.dssync.bench.train.TrainBench;
 import io.dssync.errors.Errors;
 import java.io.PrintStream;
 import java.util.Arrays;

@@ -1,10 +1,10 @@
 package io.dssync.bench;
 
 /** Byte counts as people read them in tables: 4K, 64M, 1G (binary units). */
-final class ByteSize {
+public final class ByteSize {
   private ByteSize() {}
 
-  static String label(long bytes) {
+  public static String label(long bytes) {
     if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) {
       return (bytes >> 30) + "G";
     }

@@ -12,7 +12,7 @@ import java.util.List;
  * A CSV file as {@link BenchTable} writes it (header line, quoted cells where needed), read back
  * by column name: the simulator reads the other modes' results with it.
  */
-final class CsvRows {
+public final class CsvRows {
   private final Path path;
   private final List<String> columns;
   private final List<List<String>> rows;
@@ -23,7 +23,7 @@ final class CsvRows {
     this.rows = rows;
   }
 
-  static CsvRows read(Path path) {
+  public static CsvRows read(Path path) {
     String text;
     try {
       text = Files.readString(path, StandardCharsets.UTF_8);
@@ -50,15 +50,15 @@ final class CsvRows {
     return columns;
   }
 
-  int size() {
+  public int size() {
     return rows.size();
   }
 
-  boolean hasColumn(String column) {
+  public boolean hasColumn(String column) {
     return columns.contains(column);
   }
 
-  String text(int row, String column) {
+  public String text(int row, String column) {
     int c = columns.indexOf(column);
     if (c < 0) {
       throw Errors.badRecord(path.toString(), "it has no column '" + column + "' (columns: " + columns + ")",
@@ -68,7 +68,7 @@ final class CsvRows {
   }
 
   /** The cell as a number; NaN when empty (BenchTable writes non-finite numbers as empty cells). */
-  double number(int row, String column) {
+  public double number(int row, String column) {
     String t = text(row, column).trim();
     if (t.isEmpty()) {
       return Double.NaN;

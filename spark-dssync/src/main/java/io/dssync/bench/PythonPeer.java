@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * Debian's {@code /usr/bin/python3} (python3-torch installs there, and a PATH python3 from a
  * version manager may lack it). Installs nothing; says how to when torch is missing.
  */
-final class PythonPeer {
+public final class PythonPeer {
   private final String name;
   private final String python;
 
@@ -29,13 +29,13 @@ final class PythonPeer {
   }
 
   /** The peer {@code name}, or an error saying how to install PyTorch. */
-  static PythonPeer find(String name) {
+  public static PythonPeer find(String name) {
     String chosen = System.getenv("DSSYNC_PYTHON");
     return find(name, chosen != null && !chosen.isBlank() ? List.of(chosen) : List.of("python3", "/usr/bin/python3"));
   }
 
   /** The first of {@code candidates} that imports torch.distributed. */
-  static PythonPeer find(String name, List<String> candidates) {
+  public static PythonPeer find(String name, List<String> candidates) {
     for (String candidate : candidates) {
       if (importsTorch(candidate)) {
         return new PythonPeer(name, candidate);
@@ -45,7 +45,7 @@ final class PythonPeer {
   }
 
   /** Runs the resource script {@code script} with {@code args}; returns its standard output lines. */
-  List<String> run(String script, List<String> args, long timeoutS) {
+  public List<String> run(String script, List<String> args, long timeoutS) {
     Path dir;
     try {
       dir = Files.createTempDirectory("dssync-peer-");
@@ -81,7 +81,7 @@ final class PythonPeer {
   }
 
   /** A free TCP port on 127.0.0.1 for the peer's rendezvous. */
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     } catch (IOException e) {

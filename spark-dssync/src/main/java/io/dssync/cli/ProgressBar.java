@@ -1,9 +1,9 @@
 package io.dssync.cli;
 
-import io.dssync.train.ProgressLine;
-import io.dssync.train.ProgressListener;
-import io.dssync.train.StageMetrics;
-import io.dssync.train.StepMetrics;
+import io.dssync.metrics.ProgressLine;
+import io.dssync.metrics.ProgressListener;
+import io.dssync.metrics.StageMetrics;
+import io.dssync.metrics.StepMetrics;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;

@@ -4,9 +4,9 @@ import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.MetricsLog;
+import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.train.DsSyncTrainer;
-import io.dssync.train.ProgressListener;
 import io.dssync.train.SparkSessions;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
@@ -87,13 +87,13 @@ final class TrainCommand {
     ProgressListener progress = ProgressBar.choose(System.console() != null, err)
         .andThen(new SparkUiMetrics(spark.sparkContext()));
     try (MetricsLog log = metricsOut == null || metricsOut.isEmpty() ? null
-        : MetricsLog.open(metricsOut, "dssync-train", config, spark.sparkContext().hadoopConfiguration())) {
+        : MetricsLog.open(metricsOut, config.runHeader("dssync-train"), spark.sparkContext().hadoopConfiguration())) {
       DsSyncTrainer trainer = new DsSyncTrainer(spark, config)
           .withProgress(log == null ? progress : progress.andThen(log));
       TrainingResult result = trainer.fit(TrainingData.of(spark, used, config.workers()));
-      if (trainer.resumedAtStep() >= 0 || trainer.skippedRecords() > 0 || !trainer.retries().isEmpty()) {
+      if (result.resumedAtStep() >= 0 || result.skippedRecords() > 0 || !result.retries().isEmpty()) {
         err.printf(Locale.ROOT, "[dssync] resumed_at_step=%d skipped_bad_records=%d retried_stage_attempts=%d%n",
-            trainer.resumedAtStep(), trainer.skippedRecords(), trainer.retries().size());
+            result.resumedAtStep(), result.skippedRecords(), result.retries().size());
       }
       return result;
     }

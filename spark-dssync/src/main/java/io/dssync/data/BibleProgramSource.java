@@ -1,5 +1,9 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DebianPackageSource;
+import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.fetch.ProcessRunner;
+import io.dssync.data.fetch.TempFolders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,11 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DatasetCache;
+import io.dssync.data.fetch.DatasetCacheDir;
+import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.fetch.HttpSource;
+import io.dssync.data.fetch.TarGzExtractor;
+import io.dssync.data.format.CifarBinaryReader;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import java.io.IOException;

@@ -1,5 +1,9 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DatasetCacheDir;
+import io.dssync.data.format.ClickLogDataset;
+import io.dssync.data.format.FieldLayout;
+import io.dssync.data.format.IdxReader;
 import io.dssync.errors.Errors;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,5 +1,12 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DatasetCache;
+import io.dssync.data.fetch.DatasetCacheDir;
+import io.dssync.data.fetch.DebianPackageSource;
+import io.dssync.data.fetch.ExpectedFile;
+import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.format.ClickLogDataset;
+import io.dssync.data.format.FieldLayout;
 import io.dssync.errors.Errors;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

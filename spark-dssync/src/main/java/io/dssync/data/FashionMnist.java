@@ -1,5 +1,10 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DatasetCacheDir;
+import io.dssync.data.fetch.DebianPackageSource;
+import io.dssync.data.fetch.ExpectedFile;
+import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.fetch.HttpSource;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

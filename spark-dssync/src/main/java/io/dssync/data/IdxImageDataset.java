@@ -1,5 +1,9 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DatasetCache;
+import io.dssync.data.fetch.ExpectedFile;
+import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.format.IdxReader;
 import io.dssync.errors.Errors;
 import java.nio.file.Files;
 import java.nio.file.Path;

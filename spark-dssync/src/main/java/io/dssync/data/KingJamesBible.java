@@ -1,5 +1,8 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DatasetCache;
+import io.dssync.data.fetch.ExpectedFile;
+import io.dssync.data.fetch.FetchSource;
 import io.dssync.errors.Errors;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

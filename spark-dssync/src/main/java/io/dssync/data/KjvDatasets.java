@@ -1,5 +1,9 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DatasetCacheDir;
+import io.dssync.data.text.MaskedLm;
+import io.dssync.data.text.WordPieceTokenizer;
+import io.dssync.data.text.WordPieceVocabulary;
 import io.dssync.errors.Errors;
 import java.nio.file.Path;
 import java.util.ArrayList;

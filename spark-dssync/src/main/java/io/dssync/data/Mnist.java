@@ -1,5 +1,10 @@
 package io.dssync.data;
 
+import io.dssync.data.fetch.DatasetCacheDir;
+import io.dssync.data.fetch.ExpectedFile;
+import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.fetch.HttpSource;
+import io.dssync.data.fetch.NpmPackageSource;
 import java.nio.file.Path;
 import java.util.List;
 

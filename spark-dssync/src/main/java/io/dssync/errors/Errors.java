@@ -1,6 +1,7 @@
 package io.dssync.errors;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Every user-facing error of spark-dssync, built in one place. Messages say what value was bad,
@@ -13,6 +14,19 @@ public final class Errors {
   public static DsSyncException invalidSetting(String key, Object value, String rule, String fix) {
     return new DsSyncException(
         ErrorKind.CONFIG, "Invalid " + key + " = " + value + ": " + rule + ". " + fix);
+  }
+
+  /**
+   * A training setting with a bad value, named by its command-line flag: {@code settingName} is the
+   * setting's name ({@code groupSize}), the message says {@code --group-size}.
+   */
+  public static DsSyncException invalidFlag(String settingName, Object value, String rule, String fix) {
+    return invalidSetting(flag(settingName), value, rule, fix);
+  }
+
+  /** The command-line flag of a setting: camelCase name to --kebab-case ({@code groupSize} -> {@code --group-size}). */
+  public static String flag(String settingName) {
+    return "--" + settingName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
   }
 
   /** A name (model, dataset, schedule, optimizer ...) that is not one of {@code known}. */

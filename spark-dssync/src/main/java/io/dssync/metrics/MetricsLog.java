@@ -3,10 +3,6 @@ package io.dssync.metrics;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dssync.errors.Errors;
-import io.dssync.train.ProgressListener;
-import io.dssync.train.StageMetrics;
-import io.dssync.train.StepMetrics;
-import io.dssync.train.TrainerConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -42,17 +38,17 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
   }
 
   /** Creates (overwrites) {@code path} and writes the run line. */
-  public static MetricsLog open(String path, String runName, TrainerConfig config, Configuration hadoop) {
+  public static MetricsLog open(String path, RunHeader header, Configuration hadoop) {
     try {
       Path p = new Path(path);
       MetricsLog log = new MetricsLog(path, p.getFileSystem(hadoop).create(p, true));
       ObjectNode run = JSON.createObjectNode();
       run.put("type", "run");
-      run.put("run", runName);
-      run.put("schedule", config.get(TrainerConfig.SCHEDULE));
-      run.put("groupSize", config.groupSize());
-      run.put("workers", config.workers());
-      run.put("config", config.describe());
+      run.put("run", header.run());
+      run.put("schedule", header.schedule());
+      run.put("groupSize", header.groupSize());
+      run.put("workers", header.workers());
+      run.put("config", header.config());
       run.put("startedAt", System.currentTimeMillis());
       log.write(run);
       log.out.hflush();

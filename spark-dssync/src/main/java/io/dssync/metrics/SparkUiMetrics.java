@@ -1,8 +1,5 @@
 package io.dssync.metrics;
 
-import io.dssync.train.ProgressListener;
-import io.dssync.train.StageMetrics;
-import io.dssync.train.StepMetrics;
 import java.util.List;
 import org.apache.spark.SparkContext;
 import org.apache.spark.util.DoubleAccumulator;

@@ -1,6 +1,6 @@
 package io.dssync.ml;
 
-import io.dssync.replica.ModelSpec;
+import io.dssync.models.ModelSpec;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;

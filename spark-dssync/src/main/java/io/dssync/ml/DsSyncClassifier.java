@@ -1,12 +1,12 @@
 package io.dssync.ml;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.DataFrames;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.MetricsLog;
+import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.train.DsSyncTrainer;
-import io.dssync.train.ProgressListener;
 import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
@@ -20,12 +20,12 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReadable;
 import org.apache.spark.ml.util.DefaultParamsWritable;
-import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.ml.util.Identifiable$;
 
 /**
  * A Spark ML estimator that trains a classifier with DS-Sync: {@code fit} runs
@@ -234,7 +234,7 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     ProgressListener listener = progress.andThen(new SparkUiMetrics(dataset.sparkSession().sparkContext()));
     String metricsPath = getOrDefault(p.metricsPath);
     try (MetricsLog log = metricsPath.isEmpty() ? null
-        : MetricsLog.open(metricsPath, uid, config, dataset.sparkSession().sparkContext().hadoopConfiguration())) {
+        : MetricsLog.open(metricsPath, config.runHeader(uid), dataset.sparkSession().sparkContext().hadoopConfiguration())) {
       TrainingResult result = new DsSyncTrainer(dataset.sparkSession(), config)
           .withProgress(log == null ? listener : listener.andThen(log))
           .fit(data);

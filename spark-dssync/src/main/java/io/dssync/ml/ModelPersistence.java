@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dssync.errors.Errors;
-import io.dssync.replica.ModelSpec;
+import io.dssync.models.ModelSpec;
 import io.dssync.train.FloatArrays;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

@@ -1,7 +1,8 @@
 package io.dssync.ml;
 
+import io.dssync.errors.Errors;
+import io.dssync.models.ModelSpec;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.dssync.ml;
 
-import io.dssync.train.StageMetrics;
+import io.dssync.metrics.StageMetrics;
 import io.dssync.train.TrainingResult;
 import java.io.Serializable;
 import java.util.List;

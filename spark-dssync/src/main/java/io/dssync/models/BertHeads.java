@@ -12,7 +12,6 @@ import ai.djl.nn.core.Linear;
 import ai.djl.nn.norm.LayerNorm;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
-import io.dssync.replica.ModelSpec;
 
 /** "bert-mlm" and "bert-cls": a {@link BertEncoder} with a masked-LM or a classification head. */
 final class BertHeads {

@@ -12,7 +12,6 @@ import ai.djl.nn.SequentialBlock;
 import ai.djl.nn.core.Linear;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
-import io.dssync.replica.ModelSpec;
 
 /**
  * "deepfm": DeepFM (Guo et al. 2017) for click logs. Input (B, 1, 1, F): one global feature id per

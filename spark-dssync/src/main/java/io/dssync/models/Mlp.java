@@ -5,7 +5,6 @@ import ai.djl.nn.Block;
 import ai.djl.nn.Blocks;
 import ai.djl.nn.SequentialBlock;
 import ai.djl.nn.core.Linear;
-import io.dssync.replica.ModelSpec;
 
 /**
  * "mlp": a multi-layer perceptron, flatten -> 256 ReLU -> 128 ReLU -> numClasses logits. The

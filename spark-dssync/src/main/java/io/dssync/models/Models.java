@@ -2,8 +2,6 @@ package io.dssync.models;
 
 import ai.djl.nn.Block;
 import io.dssync.errors.Errors;
-import io.dssync.replica.ModelSpec;
-import io.dssync.replica.Task;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
@@ -11,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * The model registry: maps a {@link ModelSpec#name()} to the DJL block that implements it and to
- * its {@link Task} (which fixes loss and metric). Names:
+ * its {@link LossKind} (which fixes loss and metric). Names:
  * <ul>
  *   <li>{@code mlp}, {@code cnn}: dense C x H x W inputs, classification;
  *   <li>{@code wrn-<depth>-<k>} (e.g. wrn-16-4): Wide ResNet, dense images, classification;
@@ -25,8 +23,8 @@ import java.util.regex.Pattern;
  * so builders must not draw random numbers themselves.
  */
 public final class Models {
-  /** A set of model names (one pattern), how to build them and their task. */
-  private record Family(String example, Pattern pattern, Input input, Task task,
+  /** A set of model names (one pattern), how to build them and their loss kind. */
+  private record Family(String example, Pattern pattern, Input input, LossKind lossKind,
       BiFunction<ModelSpec, Matcher, Block> builder) {}
 
   /**
@@ -37,16 +35,16 @@ public final class Models {
   public enum Input { DENSE, TOKENS, MASKED_TOKENS, FIELD_IDS }
 
   private static final List<Family> FAMILIES = List.of(
-      new Family(Mlp.NAME, Pattern.compile("mlp"), Input.DENSE, Task.CLASSIFICATION, (s, m) -> Mlp.build(s)),
-      new Family(SmallCnn.NAME, Pattern.compile("cnn"), Input.DENSE, Task.CLASSIFICATION,
+      new Family(Mlp.NAME, Pattern.compile("mlp"), Input.DENSE, LossKind.CLASSIFICATION, (s, m) -> Mlp.build(s)),
+      new Family(SmallCnn.NAME, Pattern.compile("cnn"), Input.DENSE, LossKind.CLASSIFICATION,
           (s, m) -> SmallCnn.build(s)),
-      new Family("wrn-16-4", Pattern.compile("wrn-(\\d+)-(\\d+)"), Input.DENSE, Task.CLASSIFICATION,
+      new Family("wrn-16-4", Pattern.compile("wrn-(\\d+)-(\\d+)"), Input.DENSE, LossKind.CLASSIFICATION,
           (s, m) -> WideResNet.build(s, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)))),
-      new Family(BertHeads.MLM, BertSize.pattern(BertHeads.MLM), Input.MASKED_TOKENS, Task.MASKED_LM,
+      new Family(BertHeads.MLM, BertSize.pattern(BertHeads.MLM), Input.MASKED_TOKENS, LossKind.MASKED_LM,
           (s, m) -> new BertHeads.MaskedLm(BertSize.from(m, s.name()), s)),
-      new Family(BertHeads.CLS, BertSize.pattern(BertHeads.CLS), Input.TOKENS, Task.CLASSIFICATION,
+      new Family(BertHeads.CLS, BertSize.pattern(BertHeads.CLS), Input.TOKENS, LossKind.CLASSIFICATION,
           (s, m) -> new BertHeads.Classifier(BertSize.from(m, s.name()), s)),
-      new Family(DeepFm.NAME, Pattern.compile("deepfm"), Input.FIELD_IDS, Task.BINARY, (s, m) -> DeepFm.build(s)));
+      new Family(DeepFm.NAME, Pattern.compile("deepfm"), Input.FIELD_IDS, LossKind.BINARY, (s, m) -> DeepFm.build(s)));
 
   /** Name patterns for messages and help. */
   static final String[] PATTERNS = {"mlp", "cnn", "wrn-<depth>-<k>", "bert-mlm[-L<layers>-H<heads>-D<width>]",
@@ -63,9 +61,9 @@ public final class Models {
     return family.builder().apply(spec, m);
   }
 
-  /** The task (loss and metric) of the model called {@code name}. */
-  public static Task task(String name) {
-    return family(name).task();
+  /** The loss kind (loss and metric) of the model called {@code name}. */
+  public static LossKind lossKind(String name) {
+    return family(name).lossKind();
   }
 
   /** The kind of input the model called {@code name} reads. */

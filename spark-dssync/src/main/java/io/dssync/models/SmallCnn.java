@@ -10,7 +10,6 @@ import ai.djl.nn.core.Linear;
 import ai.djl.nn.norm.BatchNorm;
 import ai.djl.nn.pooling.Pool;
 import io.dssync.errors.Errors;
-import io.dssync.replica.ModelSpec;
 
 /**
  * "cnn": two conv blocks (3x3 conv with padding 1 so H and W are kept, BatchNorm, ReLU, 2x2 max

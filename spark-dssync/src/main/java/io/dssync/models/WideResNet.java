@@ -13,7 +13,6 @@ import ai.djl.nn.core.Linear;
 import ai.djl.nn.norm.BatchNorm;
 import ai.djl.nn.pooling.Pool;
 import io.dssync.errors.Errors;
-import io.dssync.replica.ModelSpec;
 import java.util.List;
 
 /**

@@ -3,6 +3,8 @@ package io.dssync.replica;
 import ai.djl.ndarray.NDArray;
 import io.dssync.errors.Errors;
 import io.dssync.models.AutogradScalars;
+import io.dssync.models.ModelSpec;
+import io.dssync.models.LossKind;
 import java.util.Arrays;
 
 /**
@@ -63,9 +65,9 @@ final class BinaryObjective extends Objective {
       @Override
       public Evaluation result() {
         if (count == 0) {
-          return new Evaluation(0, 0, 0, Task.BINARY.metricName(), Double.NaN);
+          return new Evaluation(0, 0, 0, LossKind.BINARY.metricName(), Double.NaN);
         }
-        return new Evaluation(lossSum / count, (double) correct / count, count, Task.BINARY.metricName(),
+        return new Evaluation(lossSum / count, (double) correct / count, count, LossKind.BINARY.metricName(),
             Auc.of(scores, labels, count));
       }
     };

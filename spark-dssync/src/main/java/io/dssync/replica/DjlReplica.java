@@ -14,6 +14,7 @@ import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
 import ai.djl.training.initializer.Initializer;
 import io.dssync.errors.Errors;
+import io.dssync.models.ModelSpec;
 import io.dssync.models.Models;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ final class DjlReplica implements ModelReplica {
   DjlReplica(ModelSpec spec, OptimizerSpec optimizerSpec, int threads) {
     this.spec = spec;
     Block built = Models.build(spec);
-    this.objective = Objective.of(Models.task(spec.name()));
+    this.objective = Objective.of(Models.lossKind(spec.name()));
     this.manager = TorchRuntime.newManager(threads);
     try {
       TorchRuntime.prepareThread();

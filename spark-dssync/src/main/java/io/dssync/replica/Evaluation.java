@@ -1,5 +1,6 @@
 package io.dssync.replica;
 
+import io.dssync.models.LossKind;
 import java.io.Serializable;
 
 /**
@@ -11,7 +12,7 @@ public record Evaluation(double loss, double accuracy, long count, String metric
     implements Serializable {
   /** A classifier's evaluation: the metric is the accuracy. */
   public Evaluation(double loss, double accuracy, long count) {
-    this(loss, accuracy, count, Task.CLASSIFICATION.metricName(), accuracy);
+    this(loss, accuracy, count, LossKind.CLASSIFICATION.metricName(), accuracy);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.dssync.replica;
 
 import io.dssync.errors.Errors;
+import io.dssync.models.ModelSpec;
 
 /** Validation of the arrays handed to a replica, with messages that name the bad value. */
 final class InputChecks {

@@ -4,6 +4,8 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.Shape;
 import io.dssync.errors.Errors;
 import io.dssync.models.AutogradScalars;
+import io.dssync.models.ModelSpec;
+import io.dssync.models.LossKind;
 
 /**
  * Masked-LM: the model outputs (M, vocabSize) logits for the M positions whose target (feature
@@ -64,7 +66,7 @@ final class MaskedLmObjective extends Objective {
       public Evaluation result() {
         double accuracy = masked == 0 ? 0 : (double) correct / masked;
         return new Evaluation(masked == 0 ? 0 : lossSum / masked, accuracy, examples,
-            Task.MASKED_LM.metricName(), accuracy);
+            LossKind.MASKED_LM.metricName(), accuracy);
       }
     };
   }

@@ -1,6 +1,7 @@
 package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
+import io.dssync.models.ModelSpec;
 
 /**
  * A model's output for examples {@code from .. from+n-1} of {@code features} / {@code labels}

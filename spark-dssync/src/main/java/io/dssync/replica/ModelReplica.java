@@ -38,7 +38,7 @@ public interface ModelReplica extends AutoCloseable {
   /**
    * One training step on {@code batchSize} examples: forward, loss, backward, zero-then-accumulate
    * gradients, optimizer update with learning rate {@code learningRate}. The loss is the model's
-   * {@link Task}'s: softmax cross-entropy, masked-LM cross-entropy over the masked positions, or
+   * {@link LossKind}'s: softmax cross-entropy, masked-LM cross-entropy over the masked positions, or
    * binary log-loss.
    *
    * @param features row-major, {@code batchSize * featureSize} floats

@@ -1,14 +1,16 @@
 package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
+import io.dssync.models.ModelSpec;
+import io.dssync.models.LossKind;
 
 /**
- * The loss, the evaluation metric, the probabilities and the extra input rules of one {@link Task},
+ * The loss, the evaluation metric, the probabilities and the extra input rules of one {@link LossKind},
  * computed on a model's output. The replica stays the same for every task.
  */
 abstract class Objective {
-  static Objective of(Task task) {
-    return switch (task) {
+  static Objective of(LossKind kind) {
+    return switch (kind) {
       case CLASSIFICATION -> new SoftmaxObjective();
       case MASKED_LM -> new MaskedLmObjective();
       case BINARY -> new BinaryObjective();

@@ -1,5 +1,7 @@
 package io.dssync.replica;
 
+import io.dssync.models.ModelSpec;
+
 /** Creates model replicas. The only engine today is DJL on PyTorch (CPU). */
 public final class Replicas {
   private Replicas() {}

@@ -18,16 +18,30 @@ public enum ScheduleKind {
     return name().toLowerCase(Locale.ROOT);
   }
 
+  /** Every kind's name as the CLI and settings spell it, in declaration order. */
+  public static String[] cliNames() {
+    String[] names = new String[values().length];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = values()[i].cliName();
+    }
+    return names;
+  }
+
+  /** The group size this kind really uses: N for FULL, 1 for LOCAL, else the requested g. */
+  public int effectiveGroupSize(int workers, int requestedGroupSize) {
+    return switch (this) {
+      case FULL -> workers;
+      case LOCAL -> 1;
+      default -> requestedGroupSize;
+    };
+  }
+
   public static ScheduleKind parse(String name) {
     for (ScheduleKind k : values()) {
       if (k.cliName().equals(name.trim().toLowerCase(Locale.ROOT))) {
         return k;
       }
     }
-    String[] known = new String[values().length];
-    for (int i = 0; i < known.length; i++) {
-      known[i] = values()[i].cliName();
-    }
-    throw Errors.unknownName("schedule", name, known);
+    throw Errors.unknownName("schedule", name, cliNames());
   }
 }

@@ -30,45 +30,41 @@ public record ScheduleSpec(
   /** A spec with the group size forced to N for FULL and to 1 for LOCAL; not yet validated. */
   public static ScheduleSpec of(
       ScheduleKind kind, int workers, int groupSize, int shufflePeriod, int globalAveragePeriod, long seed) {
-    int g =
-        switch (kind) {
-          case FULL -> workers;
-          case LOCAL -> 1;
-          default -> groupSize;
-        };
-    return new ScheduleSpec(kind, workers, g, shufflePeriod, globalAveragePeriod, seed);
+    return new ScheduleSpec(kind, workers, kind.effectiveGroupSize(workers, groupSize), shufflePeriod,
+        globalAveragePeriod, seed);
   }
 
   /** Checks every setting; returns this spec, or throws a CONFIG error naming the bad value. */
   public ScheduleSpec validate() {
     if (kind == null) {
-      throw Errors.invalidSetting(
-          "schedule", null, "a schedule kind is required", "Choose one of full, local, random, butterfly.");
+      throw Errors.invalidFlag(
+          "schedule", null, "a schedule kind is required",
+          "Choose one of " + String.join(", ", ScheduleKind.cliNames()) + ".");
     }
     if (workers < 1) {
-      throw Errors.invalidSetting(
+      throw Errors.invalidFlag(
           "workers", workers, "the number of workers must be at least 1",
           "Set N to the number of barrier tasks to train with.");
     }
     if (groupSize < 1 || groupSize > workers) {
-      throw Errors.invalidSetting(
-          "group size", groupSize,
+      throw Errors.invalidFlag(
+          "groupSize", groupSize,
           "group size must be between 1 and the number of workers N=" + workers,
           "Choose 1 <= g <= " + workers + " (g = N is synchronous all-reduce, g = 1 is local SGD).");
     }
     if (shufflePeriod < 1) {
-      throw Errors.invalidSetting(
-          "shuffle period", shufflePeriod, "the shuffle period must be at least 1 step",
+      throw Errors.invalidFlag(
+          "shufflePeriod", shufflePeriod, "the shuffle period must be at least 1 step",
           "Use 1 to draw new random groups after every step.");
     }
     if (globalAveragePeriod < 0) {
-      throw Errors.invalidSetting(
-          "global average period", globalAveragePeriod,
+      throw Errors.invalidFlag(
+          "globalAveragePeriod", globalAveragePeriod,
           "the global average period must be 0 (off) or a positive number of steps",
           "Use 0 for no periodic global average, or H > 0 to average all workers every H steps.");
     }
     if (kind == ScheduleKind.BUTTERFLY && ButterflySchedule.digits(workers, groupSize) < 0) {
-      throw Errors.invalidSetting(
+      throw Errors.invalidFlag(
           "workers", workers,
           "the butterfly schedule needs N to be a power of the group size g=" + groupSize,
           butterflyFix());

@@ -15,8 +15,8 @@ public final class WithGlobalAverage implements GroupSchedule {
 
   public WithGlobalAverage(GroupSchedule inner, int period) {
     if (period < 1) {
-      throw Errors.invalidSetting(
-          "global average period", period, "a global average needs a period of at least 1 step",
+      throw Errors.invalidFlag(
+          "globalAveragePeriod", period, "a global average needs a period of at least 1 step",
           "Use H > 0, or do not wrap the schedule when no global average is wanted.");
     }
     this.inner = inner;

@@ -29,8 +29,8 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
   private static final int DIGEST_BYTES = 32;
 
   /** The training state as the driver broadcasts it to start the next stage. */
-  StageStart toStageStart() {
-    return new StageStart(state, optimizerState, optimizerSteps);
+  ConsensusState toConsensusState() {
+    return new ConsensusState(state, optimizerState, optimizerSteps);
   }
 
   byte[] encode() {

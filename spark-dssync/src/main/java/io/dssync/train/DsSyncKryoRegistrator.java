@@ -5,8 +5,9 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.ShardedData;
+import io.dssync.models.ModelSpec;
 import io.dssync.replica.Evaluation;
-import io.dssync.replica.ModelSpec;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -14,6 +15,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
@@ -24,14 +26,10 @@ import org.apache.spark.serializer.KryoRegistrator;
  */
 public final class DsSyncKryoRegistrator implements KryoRegistrator {
   /** Our records that Spark serializes: shuffle and cache (shards), broadcast and results (stages). */
-  static final List<Class<? extends Record>> RECORDS = List.of(
-      LabeledArrays.class,
-      ShardedData.Piece.class,
-      StageStart.class,
-      WorkerResult.class,
-      TrainedModel.class,
-      ModelSpec.class,
-      Evaluation.class);
+  static final List<Class<? extends Record>> RECORDS = Stream.concat(
+      Stream.of(LabeledArrays.class, ConsensusState.class, WorkerResult.class, TrainedModel.class, ModelSpec.class,
+          Evaluation.class),
+      ShardedData.SERIALIZED_RECORDS.stream()).toList();
 
   /** Array types inside those records and in the count and size jobs of the trainer. */
   static final List<Class<?>> ARRAYS = List.of(
@@ -69,7 +67,7 @@ public final class DsSyncKryoRegistrator implements KryoRegistrator {
       } catch (NoSuchMethodException e) {
         throw new IllegalStateException("record " + type.getName() + " has no canonical constructor", e);
       }
-      // Package-private records (ShardedData.Piece) need this; it does not open any module.
+      // Package-private records (ShardedData's pieces) need this; it does not open any module.
       constructor.setAccessible(true);
       for (Method accessor : accessors) {
         accessor.setAccessible(true);

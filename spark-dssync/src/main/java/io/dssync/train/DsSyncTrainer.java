@@ -1,20 +1,21 @@
 package io.dssync.train;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.DataFrames;
+import io.dssync.data.frame.ShardedData;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.errors.Errors;
+import io.dssync.metrics.ProgressListener;
+import io.dssync.metrics.StageMetrics;
+import io.dssync.models.ModelSpec;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.ModelSpec;
 import io.dssync.replica.Replicas;
 import io.dssync.schedule.GroupSchedule;
 import io.dssync.schedule.Schedules;
-import io.dssync.transport.ClusterSlots;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
@@ -49,9 +50,6 @@ public final class DsSyncTrainer {
   private final SparkSession spark;
   private final TrainerConfig config;
   private ProgressListener progress = ProgressListener.printing();
-  private final List<StageRetry> retries = Collections.synchronizedList(new ArrayList<>());
-  private long skippedRecords;
-  private long resumedAtStep = -1;
 
   public DsSyncTrainer(SparkSession spark, TrainerConfig config) {
     this.spark = spark;
@@ -63,29 +61,14 @@ public final class DsSyncTrainer {
     return this;
   }
 
-  /** The stage attempts the last {@link #fit} retried, in order (empty when nothing failed). */
-  public List<StageRetry> retries() {
-    return List.copyOf(retries);
-  }
-
-  /** Input rows the last {@link #fit} dropped under {@code --bad-records skip}. */
-  public long skippedRecords() {
-    return skippedRecords;
-  }
-
-  /** The step the last {@link #fit} resumed at from a checkpoint, or -1 when it started fresh. */
-  public long resumedAtStep() {
-    return resumedAtStep;
-  }
-
   /**
    * Trains on {@code data}. A non-finite loss stops training with a {@link DsSyncException} whose
-   * message names the step; the last consensus model is kept as its partial result.
+   * message names the step; the last consensus model is kept as its partial result. Retries,
+   * skipped records and the resume step come back in the {@link TrainingResult}.
    */
   public TrainingResult fit(TrainingData data) {
     SparkContext sc = spark.sparkContext();
     int n = config.workers();
-    retries.clear();
     ClusterSlots.requireStaticAllocation(sc.conf());
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);
@@ -111,7 +94,7 @@ public final class DsSyncTrainer {
       throw Errors.fromTaskFailure(e);
     }
     long examples = shards.map(LabeledArrays::size).reduce(Integer::sum);
-    skippedRecords = skipBad ? inputRows - examples : 0;
+    long skippedRecords = skipBad ? inputRows - examples : 0;
     if (skippedRecords > 0) {
       LOG.warn("Skipped {} of {} input rows as bad records (--bad-records skip); executor logs show the first"
           + " few per partition", skippedRecords, inputRows);
@@ -129,17 +112,18 @@ public final class DsSyncTrainer {
     List<StageMetrics> history = new ArrayList<>();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     long started = System.nanoTime();
-    Run run = new Run(jsc, shards, runId, schedule, spec, lr, batch, totalSteps, slotWait);
     try (ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
-      StageStart consensus = initialState(driverReplica);
+      ConsensusState consensus = initialState(driverReplica);
       int firstStage = 0;
-      resumedAtStep = -1;
+      long resumedAtStep = -1;
       Checkpoint resumed = resume(totalSteps, consensus);
       if (resumed != null) {
-        consensus = resumed.toStageStart();
+        consensus = resumed.toConsensusState();
         firstStage = resumed.stagesDone();
         resumedAtStep = resumed.step();
       }
+      Run run = new Run(jsc, shards, runId, schedule, spec, lr, batch, totalSteps, slotWait, new ArrayList<>(),
+          skippedRecords, resumedAtStep);
       for (int stage = firstStage; stage < stages; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
@@ -161,22 +145,27 @@ public final class DsSyncTrainer {
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
       }
-      return new TrainingResult(new TrainedModel(spec, consensus.state()), history, config.describe(),
-          totalSteps, (System.nanoTime() - started) / 1e9);
+      return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9);
     } finally {
       sc.setJobDescription(null);
       shards.unpersist(false);
     }
   }
 
-  /** What stays the same for every stage of one fit. */
+  /** What stays the same for every stage of one fit, and the retries it collects. */
   private record Run(JavaSparkContext jsc, JavaRDD<LabeledArrays> shards, String runId, GroupSchedule schedule,
-      ModelSpec spec, LearningRateSchedule lr, int batch, long totalSteps, Duration slotWait) {}
+      ModelSpec spec, LearningRateSchedule lr, int batch, long totalSteps, Duration slotWait,
+      List<StageRetry> retries, long skippedRecords, long resumedAtStep) {
+    TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds) {
+      return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
+          wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep);
+    }
+  }
 
   /** The work of one stage attempt and what its workers returned. */
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
 
-  private StageAttempt runWithRetries(Run run, int stage, long first, long end, StageStart consensus,
+  private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
       List<StageMetrics> history) {
     int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
     long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
@@ -196,7 +185,7 @@ public final class DsSyncTrainer {
           throw Errors.stageAttemptsExhausted(stage + 1, attempt, e)
               .withPartialResult(e.partialResult().orElse(null));
         }
-        retries.add(new StageRetry(stage + 1, attempt, e.kind(), e.getMessage()));
+        run.retries().add(new StageRetry(stage + 1, attempt, e.kind(), e.getMessage()));
         LOG.warn("dssync stage {} attempt {}/{} failed [{}]: {} -- retrying from the consensus after step {}",
             stage + 1, attempt, maxAttempts, e.kind(), e.getMessage(), first);
         // A lost executor is replaced by the cluster manager; the barrier stage needs all N slots back.
@@ -210,23 +199,21 @@ public final class DsSyncTrainer {
     return kind == ErrorKind.STAGE_FAILED || kind == ErrorKind.SYNC_TIMEOUT || kind == ErrorKind.TRANSPORT;
   }
 
-  private List<WorkerResult> runStage(Run run, StageWork work, TestFault fault, StageStart consensus,
+  private List<WorkerResult> runStage(Run run, StageWork work, TestFault fault, ConsensusState consensus,
       List<StageMetrics> history) {
     SparkContext sc = run.jsc().sc();
     // A description, never a job group: notebooks such as Zeppelin own the job group.
     sc.setJobDescription(String.format("dssync stage %d: steps %d-%d, %s g=%d",
         work.stage() + 1, work.firstStep(), work.endStep() - 1, config.get(TrainerConfig.SCHEDULE),
         config.groupSize()));
-    Broadcast<StageStart> start = run.jsc().broadcast(consensus);
+    Broadcast<ConsensusState> start = run.jsc().broadcast(consensus);
     try {
       return run.shards().rdd().barrier()
-          .mapPartitions(new WorkerTask(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
+          .mapPartitions(FaultInjectingTask.orPlain(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
           .toJavaRDD().collect();
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       DsSyncException cause = Errors.fromTaskFailure(e);
-      TrainingResult partial = new TrainingResult(new TrainedModel(run.spec(), consensus.state()),
-          List.copyOf(history), config.describe(), run.totalSteps(), Double.NaN);
-      throw cause.withPartialResult(partial);
+      throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
     } finally {
       start.destroy();
     }
@@ -260,7 +247,7 @@ public final class DsSyncTrainer {
         master, workers, threadsPerWorker, threads, cores, Math.max(1, cores / threadsPerWorker)));
   }
 
-  private Checkpoint resume(long totalSteps, StageStart fresh) {
+  private Checkpoint resume(long totalSteps, ConsensusState fresh) {
     String dir = config.get(TrainerConfig.RESUME);
     if (dir.isEmpty()) {
       return null;
@@ -294,13 +281,13 @@ public final class DsSyncTrainer {
     return text;
   }
 
-  private StageStart initialState(ModelReplica replica) {
+  private ConsensusState initialState(ModelReplica replica) {
     float[] state = new float[replica.stateSize()];
     replica.readState(state);
-    return new StageStart(state, new float[replica.optimizerStateSize()], 0);
+    return new ConsensusState(state, new float[replica.optimizerStateSize()], 0);
   }
 
-  private static Evaluation evaluate(ModelReplica replica, StageStart consensus, LabeledArrays test) {
+  private static Evaluation evaluate(ModelReplica replica, ConsensusState consensus, LabeledArrays test) {
     replica.writeState(consensus.state());
     return replica.evaluate(test.features(), test.labels(), test.size());
   }

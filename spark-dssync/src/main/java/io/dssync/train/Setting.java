@@ -70,7 +70,7 @@ public final class Setting<T> {
 
   /** The command-line flag: camelCase name to --kebab-case. */
   public String flag() {
-    return "--" + name.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    return Errors.flag(name);
   }
 
   public String sparkConfKey() {

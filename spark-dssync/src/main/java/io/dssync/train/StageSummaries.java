@@ -1,5 +1,7 @@
 package io.dssync.train;
 
+import io.dssync.metrics.StageMetrics;
+import io.dssync.metrics.StepMetrics;
 import io.dssync.replica.Evaluation;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +49,6 @@ final class StageSummaries {
         samplesPerStep * work.steps() / seconds, loss / c,
         eval == null ? Double.NaN : eval.loss(), eval == null ? Double.NaN : eval.accuracy(),
         compute / c, sync / c, wait / c, transfer / c, bytes / c, distance,
-        eval == null ? io.dssync.models.Models.task(work.model().name()).metricName() : eval.metricName(), eval == null ? Double.NaN : eval.metric());
+        eval == null ? io.dssync.models.Models.lossKind(work.model().name()).metricName() : eval.metricName(), eval == null ? Double.NaN : eval.metric());
   }
 }

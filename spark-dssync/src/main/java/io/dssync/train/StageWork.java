@@ -1,6 +1,6 @@
 package io.dssync.train;
 
-import io.dssync.replica.ModelSpec;
+import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.GroupSchedule;
 import java.io.Serializable;

@@ -1,9 +1,9 @@
 package io.dssync.train;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.models.ModelSpec;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
 import java.io.Serializable;

@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.errors.Errors;
+import io.dssync.metrics.RunHeader;
 import io.dssync.models.Models;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.ScheduleKind;
@@ -21,7 +22,7 @@ public final class TrainerConfig implements Serializable {
       "Number of workers N (barrier tasks, one model replica each); needs N free task slots.");
   public static final Setting<String> SCHEDULE = Setting.oneOf("schedule", "random",
       "Group schedule: full (synchronous all-reduce), local (g = 1), random (DS-Sync), butterfly.",
-      "full", "local", "random", "butterfly");
+      ScheduleKind.cliNames());
   public static final Setting<Integer> GROUP_SIZE = Setting.intAtLeast("groupSize", 2, 1,
       "Group size g (1 <= g <= N); forced to N by 'full' and to 1 by 'local'.");
   public static final Setting<Integer> SHUFFLE_PERIOD = Setting.intAtLeast("shufflePeriod", 1, 1,
@@ -111,11 +112,7 @@ public final class TrainerConfig implements Serializable {
 
   /** The effective group size: N for full, 1 for local, else the configured g. */
   public int groupSize() {
-    return switch (scheduleKind()) {
-      case FULL -> workers();
-      case LOCAL -> 1;
-      default -> get(GROUP_SIZE);
-    };
+    return scheduleKind().effectiveGroupSize(workers(), get(GROUP_SIZE));
   }
 
   public ScheduleSpec scheduleSpec() {
@@ -138,6 +135,11 @@ public final class TrainerConfig implements Serializable {
     StringBuilder sb = new StringBuilder();
     values.forEach((k, v) -> sb.append(k).append('=').append(v).append(' '));
     return sb.toString().trim();
+  }
+
+  /** The run line of a metrics file for this configuration, under the name {@code run}. */
+  public RunHeader runHeader(String run) {
+    return new RunHeader(run, get(SCHEDULE), groupSize(), workers(), describe());
   }
 
   /** Collects settings, checks each as it is set, and checks combinations in {@link #build()}. */

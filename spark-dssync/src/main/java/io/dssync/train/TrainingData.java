@@ -1,8 +1,8 @@
 package io.dssync.train;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.DataFrames;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;

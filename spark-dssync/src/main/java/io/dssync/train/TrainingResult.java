@@ -1,15 +1,24 @@
 package io.dssync.train;
 
+import io.dssync.metrics.StageMetrics;
 import java.io.Serializable;
 import java.util.List;
 
-/** The outcome of {@link DsSyncTrainer#fit}: the consensus model and the per-stage history. */
+/**
+ * The outcome of {@link DsSyncTrainer#fit}: the consensus model, the per-stage history, and what
+ * happened on the way: the stage attempts that were retried (in order; empty when nothing
+ * failed), the input rows dropped under {@code --bad-records skip}, and the step the run resumed
+ * at from a checkpoint (-1 when it started fresh).
+ */
 public record TrainingResult(
     TrainedModel model,
     List<StageMetrics> history,
     String config,
     long totalSteps,
-    double wallSeconds)
+    double wallSeconds,
+    List<StageRetry> retries,
+    long skippedRecords,
+    long resumedAtStep)
     implements Serializable {
 
   public StageMetrics last() {
@@ -28,7 +37,7 @@ public record TrainingResult(
 
   /** Name of {@link #finalTestMetric()}: the task's metric of the trained model. */
   public String finalTestMetricName() {
-    return model.spec() == null ? "accuracy" : io.dssync.models.Models.task(model.spec().name()).metricName();
+    return model.spec() == null ? "accuracy" : io.dssync.models.Models.lossKind(model.spec().name()).metricName();
   }
 
   /** Mean over stages of the sync share of step time. */

@@ -16,5 +16,5 @@ public record WorkerResult(
     float[] transferMs,
     long[] bytesSent,
     double consensusDistance,
-    StageStart consensus)
+    ConsensusState consensus)
     implements Serializable {}

@@ -21,7 +21,7 @@ import scala.runtime.AbstractFunction1;
  * The body of one barrier task: rank r trains its replica on its shard for the stage's steps,
  * averaging inside its scheduled group after every step, and averages globally at the end.
  */
-final class WorkerTask
+class WorkerTask
     extends AbstractFunction1<scala.collection.Iterator<LabeledArrays>, scala.collection.Iterator<WorkerResult>>
     implements Serializable {
   /** Rounds of the all-reduce inside one step, so block ids never collide. */
@@ -30,19 +30,18 @@ final class WorkerTask
   static final int ROUND_FINAL_OPTIMIZER = 2;
 
   private final StageWork work;
-  private final Broadcast<StageStart> start;
-  /** A fault injected by the reliability tests (TestFault.NONE otherwise). */
-  private final TestFault fault;
+  private final Broadcast<ConsensusState> start;
 
-  WorkerTask(StageWork work, Broadcast<StageStart> start) {
-    this(work, start, TestFault.NONE);
-  }
-
-  WorkerTask(StageWork work, Broadcast<StageStart> start, TestFault fault) {
+  WorkerTask(StageWork work, Broadcast<ConsensusState> start) {
     this.work = work;
     this.start = start;
-    this.fault = fault;
   }
+
+  /**
+   * Called by rank {@code rank} after computing step {@code step} and before averaging it. Does
+   * nothing; the reliability tests' {@link FaultInjectingTask} overrides it to fail on purpose.
+   */
+  void beforeAveraging(int rank, long step) {}
 
   @Override
   public scala.collection.Iterator<WorkerResult> apply(scala.collection.Iterator<LabeledArrays> shards) {
@@ -60,7 +59,7 @@ final class WorkerTask
   }
 
   /** The stage's work for one rank; separate from Spark so tests can run it over any transport. */
-  WorkerResult train(int rank, String executorId, LabeledArrays shard, StageStart s, ModelReplica replica,
+  WorkerResult train(int rank, String executorId, LabeledArrays shard, ConsensusState s, ModelReplica replica,
       Transport transport, GroupAllReduce allReduce) {
     replica.writeState(s.state());
     replica.writeOptimizerState(s.optimizerState());
@@ -86,7 +85,7 @@ final class WorkerTask
         // Failing the task fails the barrier stage; the driver keeps the last consensus model.
         throw Errors.diverged(step, loss[i]);
       }
-      fault.beforeAveraging(rank, step);
+      beforeAveraging(rank, step);
       long t1 = System.nanoTime();
       int[] group = work.schedule().groupOf(rank, step);
       TransportStats.Snapshot before = stats.snapshot();
@@ -112,8 +111,8 @@ final class WorkerTask
     float[] optimizer = new float[replica.optimizerStateSize()];
     replica.readOptimizerState(optimizer);
     allReduce.average(everyone, optimizer, lastStep, ROUND_FINAL_OPTIMIZER);
-    StageStart consensus = rank == 0
-        ? new StageStart(state, optimizer, replica.optimizerSteps()) : null;
+    ConsensusState consensus = rank == 0
+        ? new ConsensusState(state, optimizer, replica.optimizerSteps()) : null;
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
         distance, consensus);
   }

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.train.ConsensusState;
 import io.dssync.train.DsSyncKryoRegistrator;
-import io.dssync.train.StageStart;
 import io.dssync.train.WorkerResult;
 import java.nio.ByteBuffer;
 import org.apache.spark.SparkConf;
@@ -32,8 +32,8 @@ class KryoRegistrationTest {
     assertArrayEquals(shard.features(), back.features());
     assertArrayEquals(shard.labels(), back.labels());
     assertEquals(2, back.featureSize());
-    StageStart start = new StageStart(new float[] {1f, -2f}, new float[] {0.25f}, 7);
-    StageStart startBack = roundTrip(kryo, start, StageStart.class);
+    ConsensusState start = new ConsensusState(new float[] {1f, -2f}, new float[] {0.25f}, 7);
+    ConsensusState startBack = roundTrip(kryo, start, ConsensusState.class);
     assertArrayEquals(start.state(), startBack.state());
     assertArrayEquals(start.optimizerState(), startBack.optimizerState());
     assertEquals(7, startBack.optimizerSteps());
@@ -44,7 +44,7 @@ class KryoRegistrationTest {
     // collect() ships a partition's WorkerResults as an array; only rank 0 carries the consensus.
     WorkerResult[] results = {
         new WorkerResult(0, "exec-1", new float[] {0.5f}, new float[] {1f}, new float[] {2f}, new float[] {3f},
-            new float[] {4f}, new long[] {99}, 0.125, new StageStart(new float[] {9f}, new float[0], 3)),
+            new float[] {4f}, new long[] {99}, 0.125, new ConsensusState(new float[] {9f}, new float[0], 3)),
         new WorkerResult(1, "exec-2", new float[0], new float[0], new float[0], new float[0], new float[0],
             new long[0], 0, null)};
     WorkerResult[] back = roundTrip(strictKryo(true), results, WorkerResult[].class);
@@ -59,8 +59,8 @@ class KryoRegistrationTest {
   @Test
   void withoutTheRegistratorStrictKryoRefusesOurClasses() {
     SerializerInstance kryo = strictKryo(false);
-    StageStart start = new StageStart(new float[] {1f}, new float[0], 0);
-    Exception e = assertThrows(Exception.class, () -> roundTrip(kryo, start, StageStart.class));
+    ConsensusState start = new ConsensusState(new float[] {1f}, new float[0], 0);
+    Exception e = assertThrows(Exception.class, () -> roundTrip(kryo, start, ConsensusState.class));
     assertTrue(String.valueOf(e.getMessage()).contains("not registered"), e.toString());
   }
 

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.fetch.TarGzExtractor;
+import io.dssync.data.format.CifarBinaryReader;
 import io.dssync.errors.DsSyncException;
 import java.io.IOException;
 import java.nio.file.Files;

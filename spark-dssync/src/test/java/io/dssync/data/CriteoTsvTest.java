@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.data.format.ClickLogDataset;
+import io.dssync.data.format.FieldLayout;
 import io.dssync.errors.DsSyncException;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,6 +3,10 @@ package io.dssync.data;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.data.fetch.DatasetCacheDir;
+import io.dssync.data.fetch.ExpectedFile;
+import io.dssync.data.format.ClickLogDataset;
+import io.dssync.data.text.WordPieceVocabulary;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

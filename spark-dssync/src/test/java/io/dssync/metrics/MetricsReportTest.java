@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.errors.DsSyncException;
-import io.dssync.train.StageMetrics;
-import io.dssync.train.StepMetrics;
 import io.dssync.train.TrainerConfig;
 import java.awt.image.BufferedImage;
 import java.io.File;
@@ -37,7 +35,7 @@ class MetricsReportTest {
     String file = dir.resolve(schedule + ".jsonl").toString();
     TrainerConfig config = TrainerConfig.builder().set(TrainerConfig.SCHEDULE, schedule)
         .set(TrainerConfig.GROUP_SIZE, group).build();
-    try (MetricsLog log = MetricsLog.open(file, schedule, config, HADOOP)) {
+    try (MetricsLog log = MetricsLog.open(file, config.runHeader(schedule), HADOOP)) {
       for (int s = 0; s < stages; s++) {
         List<StepMetrics> steps = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -96,7 +94,7 @@ class MetricsReportTest {
   void aBinaryRunIsChartedByItsAucNamedOnTheAxis(@TempDir Path dir) throws Exception {
     String file = dir.resolve("deepfm.jsonl").toString();
     TrainerConfig config = TrainerConfig.builder().set(TrainerConfig.MODEL, "deepfm").build();
-    try (MetricsLog log = MetricsLog.open(file, "deepfm", config, HADOOP)) {
+    try (MetricsLog log = MetricsLog.open(file, config.runHeader("deepfm"), HADOOP)) {
       for (int s = 0; s < 3; s++) {
         List<StepMetrics> steps = List.of(new StepMetrics(s, 0.6, 10, 1, 0.5, 0.25, 1000));
         // Accuracy and AUC differ, so the chart shows which one it plots.

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dssync.data.DataFrames;
 import io.dssync.data.DatasetSplits;
+import io.dssync.data.frame.DataFrames;
 import io.dssync.metrics.MetricsRun;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;

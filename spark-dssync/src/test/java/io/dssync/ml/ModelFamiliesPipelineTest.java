@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dssync.data.ClickLogDataset;
-import io.dssync.data.DataFrames;
-import io.dssync.data.DatasetCacheDir;
+import io.dssync.data.format.ClickLogDataset;
+import io.dssync.data.frame.DataFrames;
+import io.dssync.data.fetch.DatasetCacheDir;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.FairAffairs;
 import io.dssync.data.KjvDatasets;

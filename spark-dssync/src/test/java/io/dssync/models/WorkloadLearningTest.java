@@ -2,14 +2,13 @@ package io.dssync.models;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dssync.data.DatasetCacheDir;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.FairAffairs;
 import io.dssync.data.KjvDatasets;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.fetch.DatasetCacheDir;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
 import io.dssync.replica.Synthetic;

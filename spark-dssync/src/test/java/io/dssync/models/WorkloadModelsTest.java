@@ -9,11 +9,9 @@ import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
 import io.dssync.replica.Synthetic;
-import io.dssync.replica.Task;
 import org.junit.jupiter.api.Test;
 
 /** WRN, BERT (masked-LM and classification) and DeepFM: sizes, shapes, tasks, input checks, state. */
@@ -25,11 +23,11 @@ class WorkloadModelsTest {
 
   @Test
   void namesSelectTheTask() {
-    assertEquals(Task.CLASSIFICATION, Models.task("wrn-28-10"));
-    assertEquals(Task.MASKED_LM, Models.task("bert-mlm"));
-    assertEquals(Task.MASKED_LM, Models.task("bert-mlm-L4-H4-D256"));
-    assertEquals(Task.CLASSIFICATION, Models.task("bert-cls"));
-    assertEquals(Task.BINARY, Models.task("deepfm"));
+    assertEquals(LossKind.CLASSIFICATION, Models.lossKind("wrn-28-10"));
+    assertEquals(LossKind.MASKED_LM, Models.lossKind("bert-mlm"));
+    assertEquals(LossKind.MASKED_LM, Models.lossKind("bert-mlm-L4-H4-D256"));
+    assertEquals(LossKind.CLASSIFICATION, Models.lossKind("bert-cls"));
+    assertEquals(LossKind.BINARY, Models.lossKind("deepfm"));
     assertTrue(Models.isKnown("wrn-16-4") && Models.isKnown("bert-mlm-l2-h4-d128"));
     assertTrue(!Models.isKnown("wrn-16") && !Models.isKnown("bert-mlm-L2") && !Models.isKnown("bert"));
   }

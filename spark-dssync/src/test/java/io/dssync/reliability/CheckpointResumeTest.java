@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.data.DatasetSplits;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
+import io.dssync.metrics.ProgressListener;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
 import io.dssync.train.CheckpointStore;
 import io.dssync.train.DsSyncTrainer;
-import io.dssync.train.ProgressListener;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
@@ -89,7 +89,7 @@ class CheckpointResumeTest {
     DsSyncTrainer resumed = new DsSyncTrainer(spark, config().set(TrainerConfig.RESUME, dir).build())
         .withProgress(ProgressListener.silent());
     TrainingResult result = resumed.fit(TrainingData.of(spark, data, 2));
-    assertEquals(8, resumed.resumedAtStep(), "continues after stage " + STOP_AFTER_STAGE);
+    assertEquals(8, result.resumedAtStep(), "continues after stage " + STOP_AFTER_STAGE);
     assertEquals(2, result.history().size(), "only the remaining stages run");
     assertArrayEquals(uninterrupted.model().state(), result.model().state(), "bit-identical final parameters");
     System.out.printf("[resume] %s: resumed at step 8, final test accuracy %.4f (uninterrupted %.4f)%n", dir,

@@ -1,9 +1,10 @@
 package io.dssync.replica;
 
+import io.dssync.models.ModelSpec;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dssync.data.DatasetCacheDir;
+import io.dssync.data.fetch.DatasetCacheDir;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.KjvDatasets;
 import io.dssync.data.LabeledArrays;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.pytorch.jni.JniUtils;
 import io.dssync.data.LabeledArrays;
+import io.dssync.models.ModelSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.FashionMnist;
 import io.dssync.data.LabeledArrays;
+import io.dssync.models.ModelSpec;
 import io.dssync.testing.TestData;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

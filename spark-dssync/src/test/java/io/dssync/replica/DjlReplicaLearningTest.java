@@ -3,6 +3,7 @@ package io.dssync.replica;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.models.ModelSpec;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -7,11 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
+import io.dssync.models.ModelSpec;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Moving a replica through its flat vectors, which is how the trainer restarts stages. */
 class DjlReplicaResumeTest {

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
+import io.dssync.models.ModelSpec;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;

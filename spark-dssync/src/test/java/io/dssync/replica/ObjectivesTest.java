@@ -8,6 +8,8 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import io.dssync.errors.DsSyncException;
+import io.dssync.models.ModelSpec;
+import io.dssync.models.LossKind;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,7 +35,7 @@ class ObjectivesTest {
     // Example 0: logits (0, ln 3), label 1 -> p = 3/4; example 1: logits (0, 0), label 0 -> p = 1/2.
     NDArray logits = manager.create(new float[] {0, (float) Math.log(3), 0, 0}, new Shape(2, 2));
     ModelOutput out = new ModelOutput(logits, new float[4], new int[] {1, 0}, 0, 2, spec);
-    Objective o = Objective.of(Task.CLASSIFICATION);
+    Objective o = Objective.of(LossKind.CLASSIFICATION);
     double expected = (-Math.log(0.75) - Math.log(0.5)) / 2;
     assertEquals(expected, o.loss(out).getFloat(), 1e-6);
     Objective.Scorer s = o.scorer();
@@ -52,7 +54,7 @@ class ObjectivesTest {
     // Output rows belong to the masked positions in order: target 2, then target 0.
     NDArray logits = manager.create(new float[] {1, 0, 0, (float) Math.log(2), 0, 0}, new Shape(2, 3));
     ModelOutput out = new ModelOutput(logits, features, new int[] {0}, 0, 1, spec);
-    Objective o = Objective.of(Task.MASKED_LM);
+    Objective o = Objective.of(LossKind.MASKED_LM);
     double first = Math.log(Math.E + 2); // -log(e^0 / (e^1 + e^0 + e^0))
     double second = Math.log(2); // -log(2 / (2 + 1 + 1))
     assertEquals((first + second) / 2, o.loss(out).getFloat(), 1e-6);
@@ -68,7 +70,7 @@ class ObjectivesTest {
   @Test
   void maskedLmTargetsMustBeMinusOneOrAnId() {
     ModelSpec spec = new ModelSpec("bert-mlm", 2, 1, 2, 3, 1, 3);
-    Objective o = Objective.of(Task.MASKED_LM);
+    Objective o = Objective.of(LossKind.MASKED_LM);
     DsSyncException e = assertThrows(DsSyncException.class,
         () -> o.check(new float[] {2, 1, -1, 3}, new int[] {0}, 1, spec));
     assertTrue(e.getMessage().contains("masked-LM target 3.0") && e.getMessage().contains("position 1"),
@@ -81,7 +83,7 @@ class ObjectivesTest {
     ModelSpec spec = new ModelSpec("deepfm", 1, 1, 1, 2, 1, 5);
     NDArray z = manager.create(new float[] {0, 2}, new Shape(2, 1));
     ModelOutput out = new ModelOutput(z, new float[2], new int[] {1, 0}, 0, 2, spec);
-    Objective o = Objective.of(Task.BINARY);
+    Objective o = Objective.of(LossKind.BINARY);
     double expected = (Math.log(2) + 2 + Math.log(1 + Math.exp(-2))) / 2;
     assertEquals(expected, o.loss(out).getFloat(), 1e-6);
     float[] p = o.probabilities(out);
@@ -104,7 +106,7 @@ class ObjectivesTest {
   void binaryLabelsMustBeZeroOrOne() {
     ModelSpec spec = new ModelSpec("deepfm", 1, 1, 1, 2, 1, 5);
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> Objective.of(Task.BINARY).check(new float[2], new int[] {0, 2}, 2, spec));
+        () -> Objective.of(LossKind.BINARY).check(new float[2], new int[] {0, 2}, 2, spec));
     assertTrue(e.getMessage().contains("label 2 is not 0 or 1"), e.getMessage());
   }
 

@@ -1,6 +1,7 @@
 package io.dssync.replica;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.models.ModelSpec;
 import java.util.SplittableRandom;
 
 /**

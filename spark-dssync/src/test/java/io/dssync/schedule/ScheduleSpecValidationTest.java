@@ -24,39 +24,39 @@ class ScheduleSpecValidationTest {
 
   @Test
   void zeroWorkersIsRejected() {
-    assertMentions(rejected(new ScheduleSpec(ScheduleKind.RANDOM, 0, 1, 1, 0, 0)), "workers = 0", "at least 1");
+    assertMentions(rejected(new ScheduleSpec(ScheduleKind.RANDOM, 0, 1, 1, 0, 0)), "--workers = 0", "at least 1");
   }
 
   @Test
   void groupSizeZeroIsRejected() {
     assertMentions(
         rejected(new ScheduleSpec(ScheduleKind.RANDOM, 8, 0, 1, 0, 0)),
-        "group size = 0", "group size must be between 1 and the number of workers N=8");
+        "--group-size = 0", "group size must be between 1 and the number of workers N=8");
   }
 
   @Test
   void groupSizeAboveWorkersIsRejected() {
     assertMentions(
         rejected(new ScheduleSpec(ScheduleKind.RANDOM, 8, 9, 1, 0, 0)),
-        "group size = 9", "group size must be between 1 and the number of workers N=8");
+        "--group-size = 9", "group size must be between 1 and the number of workers N=8");
   }
 
   @Test
   void shufflePeriodZeroIsRejected() {
-    assertMentions(rejected(new ScheduleSpec(ScheduleKind.RANDOM, 8, 2, 0, 0, 0)), "shuffle period = 0");
+    assertMentions(rejected(new ScheduleSpec(ScheduleKind.RANDOM, 8, 2, 0, 0, 0)), "--shuffle-period = 0");
   }
 
   @Test
   void negativeGlobalAveragePeriodIsRejected() {
     assertMentions(
-        rejected(new ScheduleSpec(ScheduleKind.RANDOM, 8, 2, 1, -1, 0)), "global average period = -1");
+        rejected(new ScheduleSpec(ScheduleKind.RANDOM, 8, 2, 1, -1, 0)), "--global-average-period = -1");
   }
 
   @Test
   void butterflyWithWorkersNotAPowerOfGroupSizeSaysWhichPowersWork() {
     assertMentions(
         rejected(new ScheduleSpec(ScheduleKind.BUTTERFLY, 6, 4, 1, 0, 0)),
-        "workers = 6", "power of the group size g=4", "N = g^m such as 16, 64, 256");
+        "--workers = 6", "power of the group size g=4", "N = g^m such as 16, 64, 256");
     assertMentions(
         rejected(new ScheduleSpec(ScheduleKind.BUTTERFLY, 12, 2, 1, 0, 0)), "such as 4, 8, 16");
   }

@@ -9,8 +9,9 @@ import io.dssync.collective.InMemoryTransport;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.ShardBatcher;
+import io.dssync.data.frame.Shards;
+import io.dssync.models.ModelSpec;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
 import io.dssync.schedule.GroupSchedule;
@@ -101,11 +102,11 @@ class EngineInvariantsTest {
     GroupSchedule schedule = Schedules.create(new ScheduleSpec(kind, n, g, 1, h, SEED));
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000);
-    StageStart start;
+    ConsensusState start;
     try (ModelReplica init = Replicas.create(cnn, opt, 1)) {
       float[] s = new float[init.stateSize()];
       init.readState(s);
-      start = new StageStart(s, new float[init.optimizerStateSize()], 0);
+      start = new ConsensusState(s, new float[init.optimizerStateSize()], 0);
     }
     List<InMemoryTransport> transports = InMemoryTransport.create(n);
     List<LabeledArrays> shards = shards(n);
@@ -113,7 +114,7 @@ class EngineInvariantsTest {
     List<Future<WorkerResult>> futures = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       int rank = r;
-      StageStart s0 = start;
+      ConsensusState s0 = start;
       futures.add(threads.submit(() -> {
         try (ModelReplica replica = Replicas.create(cnn, opt, 1)) {
           InMemoryTransport t = transports.get(rank);
@@ -184,10 +185,6 @@ class EngineInvariantsTest {
 
   /** Shard r = examples whose index is r modulo n, exactly as the trainer shards a DataFrame. */
   private static List<LabeledArrays> shards(int n) {
-    List<LabeledArrays> out = new ArrayList<>();
-    for (ShardedData.Piece p : ShardedData.split(0, 0, data.train(), n)) {
-      out.add(p.data());
-    }
-    return out;
+    return Shards.of(data.train(), n);
   }
 }

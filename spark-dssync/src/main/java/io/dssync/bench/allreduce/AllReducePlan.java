@@ -1,0 +1,67 @@
+package io.dssync.bench.allreduce;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What every rank of the allreduce barrier stage does, in the same order on every rank: for each
+ * message size (ascending), for each group size, {@code warmup} untimed and {@code iterations}
+ * timed all-reduces. Ranks are cut into consecutive groups of g ({@code [0..g-1], [g..2g-1], ...})
+ * that all run at once, as DS-Sync groups do; the N mod g ranks left over sit that cell out.
+ */
+record AllReducePlan(
+    String runId,
+    int workers,
+    List<Long> sizes,
+    List<Integer> groupSizes,
+    int warmup,
+    int iterations,
+    long timeoutMs,
+    long rawBytes,
+    int rawRepeats) implements Serializable {
+
+  /** One (message size, group size) point of the table. */
+  record Cell(int index, long bytes, int groupSize) implements Serializable {}
+
+  List<Cell> cells() {
+    List<Cell> cells = new ArrayList<>();
+    for (long bytes : sizes) {
+      for (int g : groupSizes) {
+        cells.add(new Cell(cells.size(), bytes, g));
+      }
+    }
+    return cells;
+  }
+
+  /** The sorted group of {@code rank} for group size g, or null when the rank sits this cell out. */
+  int[] groupOf(int rank, int g) {
+    int groups = workers / g;
+    int index = rank / g;
+    if (index >= groups) {
+      return null;
+    }
+    int[] group = new int[g];
+    for (int k = 0; k < g; k++) {
+      group[k] = index * g + k;
+    }
+    return group;
+  }
+
+  /** Bytes a cell's warm-up moves at least: enough ops for the JIT to compile the whole path. */
+  static final long WARMUP_BYTES = 256L << 20;
+  static final int MAX_WARMUP = 500;
+
+  /**
+   * Untimed all-reduces before the cell of {@code bytes}: at least {@code warmup}, and for small
+   * messages up to {@link #MAX_WARMUP} (a JVM runs its first few hundred small ops before the JIT
+   * has compiled the path; a native peer needs none). The same on every rank: it is a count.
+   */
+  int warmupOps(long bytes) {
+    return (int) Math.max(warmup, Math.min(MAX_WARMUP, WARMUP_BYTES / bytes));
+  }
+
+  int operationsPerCell(long bytes) {
+    return warmupOps(bytes) + iterations;
+  }
+}

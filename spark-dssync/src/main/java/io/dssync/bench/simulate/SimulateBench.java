@@ -1,0 +1,108 @@
+package io.dssync.bench.simulate;
+
+import io.dssync.bench.BenchFlags;
+import io.dssync.bench.BenchMode;
+import io.dssync.bench.CsvRows;
+import io.dssync.bench.ResultsFolder;
+import io.dssync.errors.Errors;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code dssync bench simulate}: calibrates the {@link CostModel} from the allreduce (and, when
+ * present, train) results, reports its error at every measured point, and predicts step time and
+ * consensus speed per schedule for N up to 1024. Needs no Spark.
+ */
+public final class SimulateBench implements BenchMode {
+  static final List<Integer> DEFAULT_WORKERS = List.of(4, 8, 16, 32, 64, 128, 256, 512, 1024);
+  private static final Set<String> FLAGS = Set.of("--out", "--allreduce-csv", "--train-csv", "--workers",
+      "--group-size", "--global-every", "--racks", "--inter-rack-MBps", "--inter-rack-latency-ms", "--state-floats",
+      "--compute-ms", "--dimension", "--trials", "--seed");
+
+  @Override
+  public String name() {
+    return "simulate";
+  }
+
+  @Override
+  public String summary() {
+    return "cost model calibrated from allreduce/train: step time and consensus per schedule up to N=1024";
+  }
+
+  @Override
+  public String usage() {
+    return """
+        Usage: dssync bench simulate [flags]
+          --out DIR                 results folder: reads DIR/allreduce/allreduce.csv and, if present,
+                                    DIR/train/runs.csv; writes DIR/simulate/ (default bench-results)
+          --allreduce-csv FILE      calibration all-reduce table (default DIR/allreduce/allreduce.csv)
+          --train-csv FILE          measured training runs (default DIR/train/runs.csv; optional)
+          --workers LIST            N to predict for (default 4,8,16,...,1024)
+          --group-size G            g of the random, butterfly and group+global schedules (default 4)
+          --global-every H          H of local SGD and of group + global average (default 8)
+          --racks R                 racks of equal size, consecutive ranks (default 2)
+          --inter-rack-MBps X       each rack's uplink (default: the fitted link bandwidth / 10)
+          --inter-rack-latency-ms X per-message latency between racks (default: the fitted latency)
+          --state-floats S          model size in floats (default: median of the train runs, else 1000000)
+          --compute-ms C            compute ms per step (default: median of the train runs, else 100)
+          --dimension D, --trials K, --seed X   consensus simulation (default 8, 3, 42)
+        Writes simulate.csv (prediction error at every measured point), calibration.csv,
+        predictions.csv, PNG charts and summary.md.
+        """;
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err) {
+    BenchFlags flags = BenchFlags.parse(args, FLAGS);
+    Path root = flags.path("--out", "bench-results");
+    Path allReduceCsv = flags.path("--allreduce-csv", root.resolve("allreduce").resolve("allreduce.csv").toString());
+    Path trainCsv = flags.path("--train-csv", root.resolve("train").resolve("runs.csv").toString());
+    List<String> notes = new ArrayList<>();
+    List<TrainRunPoint> runs = new ArrayList<>();
+    if (Files.isRegularFile(trainCsv)) {
+      List<String> skipped = new ArrayList<>();
+      runs.addAll(TrainRunPoint.read(CsvRows.read(trainCsv), skipped));
+      notes.add("Train runs read from `" + trainCsv + "`: " + runs.size() + " used" + (skipped.isEmpty() ? ""
+          : "; skipped " + String.join("; ", skipped)) + ".");
+    } else {
+      notes.add("No train results at `" + trainCsv + "`: latency and bandwidth are calibrated from the all-reduce"
+          + " table alone, compute time and model size come from --compute-ms / --state-floats (or their"
+          + " defaults), and there are no measured step times to check the predictions against.");
+    }
+    SimulateSettings settings = SimulateSettings.from(flags, runs);
+    if (!Files.isRegularFile(allReduceCsv)) {
+      throw Errors.invalidSetting("--allreduce-csv", allReduceCsv, "the file does not exist",
+          "Run 'dssync bench allreduce --out " + root + "' first, or pass the file with --allreduce-csv.");
+    }
+    Map<String, CostModelFit.Fit> fits = fitPerNetwork(CsvRows.read(allReduceCsv));
+    ResultsFolder folder = ResultsFolder.create(root, name(), "dssync bench simulate " + String.join(" ", args));
+    Path summary = SimulateReport.write(folder, settings, fits, CsvRows.read(allReduceCsv), runs, notes);
+    out.println("dssync bench simulate: wrote " + summary);
+    fits.forEach((network, fit) -> out.printf(Locale.ROOT,
+        "  %s: latency %.3f ms, bandwidth %.1f MB/s (%d points)%n", network, fit.latencyMs(), fit.bandwidthMBps(),
+        fit.points()));
+    return 0;
+  }
+
+  /** One latency/bandwidth fit per network label of the all-reduce table. */
+  static Map<String, CostModelFit.Fit> fitPerNetwork(CsvRows csv) {
+    Map<String, List<CostModelFit.Point>> byNetwork = new LinkedHashMap<>();
+    for (int r = 0; r < csv.size(); r++) {
+      byNetwork.computeIfAbsent(csv.text(r, "network"), k -> new ArrayList<>()).add(new CostModelFit.Point(
+          (int) csv.number(r, "group_size"), (long) csv.number(r, "bytes"), csv.number(r, "time_ms_median")));
+    }
+    if (byNetwork.isEmpty()) {
+      throw Errors.badRecord("all-reduce table", "it has no rows", "Rerun dssync bench allreduce.");
+    }
+    Map<String, CostModelFit.Fit> fits = new LinkedHashMap<>();
+    byNetwork.forEach((network, points) -> fits.put(network, CostModelFit.fit(points)));
+    return fits;
+  }
+}

@@ -1,0 +1,59 @@
+package io.dssync.bench.simulate;
+
+import io.dssync.bench.BenchFlags;
+import io.dssync.bench.allreduce.AllReduceRow;
+import java.util.List;
+
+/**
+ * The simulate mode's validated settings. Compute time and model size default to the medians of
+ * the measured train runs (so predictions describe the workload that was measured), else to fixed
+ * defaults; inter-rack link settings are relative to each network's fitted link unless given.
+ */
+record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, int racks, double interRackMBps,
+    double interRackLatencyMs, long stateFloats, double computeMs, String computeSource, int dimension,
+    int trials, long seed) {
+  static final long DEFAULT_STATE_FLOATS = 1_000_000;
+  static final double DEFAULT_COMPUTE_MS = 100;
+  /** Without a measured inter-rack link, the uplink is this many times slower than a worker's link. */
+  static final double DEFAULT_INTER_RACK_SLOWDOWN = 10;
+
+  static SimulateSettings from(BenchFlags flags, List<TrainRunPoint> runs) {
+    List<Integer> workers = flags.integers("--workers", SimulateBench.DEFAULT_WORKERS, 1, 4096);
+    int g = flags.integer("--group-size", 4, 2, 4096);
+    int h = flags.integer("--global-every", 8, 1, 1_000_000);
+    int racks = flags.integer("--racks", 2, 1, 4096);
+    double interRackMBps = flags.number("--inter-rack-MBps", Double.NaN, 0);
+    double interRackLatency = flags.has("--inter-rack-latency-ms")
+        ? flags.nonNegative("--inter-rack-latency-ms", 0) : Double.NaN;
+    double[] states = runs.stream().mapToDouble(TrainRunPoint::stateFloats).toArray();
+    double[] computes = runs.stream().mapToDouble(TrainRunPoint::computeMsPerStep).toArray();
+    long stateFloats = flags.has("--state-floats") ? flags.integer("--state-floats", 0, 1, Integer.MAX_VALUE)
+        : states.length > 0 ? (long) AllReduceRow.median(states) : DEFAULT_STATE_FLOATS;
+    String computeSource;
+    double computeMs;
+    if (flags.has("--compute-ms")) {
+      computeMs = flags.nonNegative("--compute-ms", DEFAULT_COMPUTE_MS);
+      computeSource = "--compute-ms";
+    } else if (computes.length > 0) {
+      computeMs = AllReduceRow.median(computes);
+      computeSource = "median of " + computes.length + " train runs";
+    } else {
+      computeMs = DEFAULT_COMPUTE_MS;
+      computeSource = "default (no train runs)";
+    }
+    return new SimulateSettings(workers, g, h, racks, interRackMBps, interRackLatency, stateFloats, computeMs,
+        computeSource, flags.integer("--dimension", 8, 1, 1024), flags.integer("--trials", 3, 1, 1000),
+        flags.integer("--seed", 42, 0, Integer.MAX_VALUE));
+  }
+
+  /** The cost model of the predictions for a network's fitted link. */
+  CostModel model(CostModelFit.Fit fit) {
+    double uplink = Double.isNaN(interRackMBps) ? fit.bandwidthMBps() / DEFAULT_INTER_RACK_SLOWDOWN : interRackMBps;
+    double latency = Double.isNaN(interRackLatencyMs) ? fit.latencyMs() : interRackLatencyMs;
+    return new CostModel(computeMs, fit.latencyMs(), fit.bandwidthMBps(), racks, latency, uplink);
+  }
+
+  long stateBytes() {
+    return stateFloats * Float.BYTES;
+  }
+}

@@ -1,0 +1,75 @@
+package io.dssync.bench.simulate;
+
+import io.dssync.schedule.GroupSchedule;
+import io.dssync.schedule.ScheduleKind;
+import io.dssync.schedule.ScheduleSpec;
+import io.dssync.schedule.Schedules;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One schedule the simulator compares, built from the real {@code io.dssync.schedule} classes so
+ * the simulated groups are exactly the ones training would use.
+ *
+ * @param kind schedule kind
+ * @param groupSize g (forced to N for full and 1 for local, as ScheduleSpec.of does)
+ * @param globalEvery H, 0 = never
+ */
+record SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery) {
+  /** The five schedules of the issue for group size g and global period H. */
+  static List<SimulatedSchedule> standard(int g, int h) {
+    return List.of(new SimulatedSchedule(ScheduleKind.FULL, 0, 0),
+        new SimulatedSchedule(ScheduleKind.RANDOM, g, 0),
+        new SimulatedSchedule(ScheduleKind.BUTTERFLY, g, 0),
+        new SimulatedSchedule(ScheduleKind.LOCAL, 1, h),
+        new SimulatedSchedule(ScheduleKind.RANDOM, g, h));
+  }
+
+  String label() {
+    String base = kind == ScheduleKind.FULL || kind == ScheduleKind.LOCAL ? kind.cliName()
+        : kind.cliName() + "-g" + groupSize;
+    return globalEvery > 0 ? base + "-H" + globalEvery : base;
+  }
+
+  /** Whether the schedule exists for N workers (butterfly needs N = g^m, groups need g <= N). */
+  boolean fits(int workers) {
+    return switch (kind) {
+      case FULL, LOCAL -> true;
+      case RANDOM -> groupSize <= workers;
+      case BUTTERFLY -> isPowerOf(workers, groupSize);
+    };
+  }
+
+  /** N = g^m for some m >= 1. */
+  static boolean isPowerOf(int n, int g) {
+    if (g < 2) {
+      return false;
+    }
+    long p = g;
+    while (p < n) {
+      p *= g;
+    }
+    return p == n;
+  }
+
+  GroupSchedule create(int workers, long seed) {
+    return Schedules.create(ScheduleSpec.of(kind, workers, groupSize, 1, globalEvery, seed));
+  }
+
+  /** Steps that cover the schedule's pattern: a multiple of H, at least {@code atLeast}. */
+  int period(int atLeast) {
+    return globalEvery > 0 ? globalEvery * Math.max(1, (atLeast + globalEvery - 1) / globalEvery) : atLeast;
+  }
+
+  @Override
+  public String toString() {
+    return label();
+  }
+
+  static List<String> labels(List<SimulatedSchedule> schedules) {
+    List<String> out = new ArrayList<>();
+    schedules.forEach(s -> out.add(s.label().toLowerCase(Locale.ROOT)));
+    return out;
+  }
+}

@@ -1,0 +1,48 @@
+package io.dssync.bench.simulate;
+
+import io.dssync.bench.CsvRows;
+import io.dssync.schedule.ScheduleKind;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One measured training run from the train mode's {@code runs.csv}: the simulator predicts its
+ * sync time per step and compares.
+ */
+record TrainRunPoint(String network, ScheduleKind kind, int groupSize, int globalEvery, int workers,
+    double computeMsPerStep, double syncMsPerStep, long stateFloats) {
+  static final List<String> COLUMNS = List.of("network", "schedule", "group_size", "global_every", "workers",
+      "compute_ms_per_step", "sync_ms_per_step", "state_floats");
+
+  SimulatedSchedule schedule() {
+    return new SimulatedSchedule(kind, groupSize, globalEvery);
+  }
+
+  /** Reads the rows; rows whose schedule is not one the simulator knows are reported in {@code skipped}. */
+  static List<TrainRunPoint> read(CsvRows csv, List<String> skipped) {
+    List<TrainRunPoint> points = new ArrayList<>();
+    for (int r = 0; r < csv.size(); r++) {
+      String schedule = csv.text(r, "schedule").trim();
+      ScheduleKind kind;
+      try {
+        kind = ScheduleKind.parse(schedule);
+      } catch (RuntimeException e) {
+        skipped.add("row " + (r + 2) + ": schedule '" + schedule + "' is not simulated");
+        continue;
+      }
+      int workers = (int) csv.number(r, "workers");
+      int g = kind.effectiveGroupSize(workers, (int) csv.number(r, "group_size"));
+      double global = csv.number(r, "global_every");
+      TrainRunPoint p = new TrainRunPoint(csv.text(r, "network"), kind, g, Double.isFinite(global) ? (int) global : 0,
+          workers, csv.number(r, "compute_ms_per_step"), csv.number(r, "sync_ms_per_step"),
+          (long) csv.number(r, "state_floats"));
+      if (!p.schedule().fits(workers) || !(p.syncMsPerStep() >= 0) || !(p.computeMsPerStep() >= 0)
+          || p.stateFloats() <= 0) {
+        skipped.add("row " + (r + 2) + ": incomplete or inconsistent (" + p + ")");
+        continue;
+      }
+      points.add(p);
+    }
+    return points;
+  }
+}

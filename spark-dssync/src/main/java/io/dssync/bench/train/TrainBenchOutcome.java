@@ -1,0 +1,50 @@
+package io.dssync.bench.train;
+
+import io.dssync.metrics.StageMetrics;
+import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainingResult;
+import java.util.List;
+
+/** What one configuration of a training benchmark measured, with the figures the tables show. */
+public record TrainBenchOutcome(TrainBenchConfigs.Sync sync, TrainerConfig config, TrainingResult result,
+    TrainBenchCurve curve) {
+
+  static TrainBenchOutcome of(TrainBenchConfigs.Sync sync, TrainerConfig config, TrainingResult result) {
+    return new TrainBenchOutcome(sync, config, result, TrainBenchCurve.of(result.history()));
+  }
+
+  /** Seconds inside training stages (evaluation, data sharding and start-up excluded). */
+  public double trainSeconds() {
+    return result.history().stream().mapToDouble(StageMetrics::wallSeconds).sum();
+  }
+
+  double samplesPerSecond() {
+    long samples = result.totalSteps() * config.workers() * config.get(TrainerConfig.BATCH_SIZE);
+    return samples / trainSeconds();
+  }
+
+  /** Step-weighted mean over stages (a short last stage counts for its steps only). */
+  double computeMsPerStep() {
+    return stepWeighted(result.history(), true);
+  }
+
+  double syncMsPerStep() {
+    return stepWeighted(result.history(), false);
+  }
+
+  /** Floats of the model's state vector (what a global average moves). */
+  public int stateFloats() {
+    return result.model().state().length;
+  }
+
+  private static double stepWeighted(List<StageMetrics> history, boolean compute) {
+    double sum = 0;
+    long steps = 0;
+    for (StageMetrics m : history) {
+      long k = m.endStep() - m.firstStep();
+      sum += k * (compute ? m.computeMsPerStep() : m.syncMsPerStep());
+      steps += k;
+    }
+    return steps == 0 ? Double.NaN : sum / steps;
+  }
+}

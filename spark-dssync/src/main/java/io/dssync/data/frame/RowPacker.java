@@ -1,0 +1,132 @@
+package io.dssync.data.frame;
+
+import io.dssync.data.LabeledArrays;
+import io.dssync.errors.Errors;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.SparseVector;
+
+/** Validates one row's features and label at a time and appends them to growing arrays. */
+final class RowPacker {
+  private final int featureSize;
+  private final int numClasses;
+  private final String where;
+  private float[] features;
+  private int[] labels;
+  private int size;
+  /** Row number of index 0 in error messages (see {@link #restartAt}). */
+  private int firstRow;
+
+  RowPacker(int featureSize, int numClasses, String where) {
+    this.featureSize = featureSize;
+    this.numClasses = numClasses;
+    this.where = where;
+    this.labels = new int[16];
+    this.features = new float[16 * featureSize];
+  }
+
+  int size() {
+    return size;
+  }
+
+  void add(Object featureValue, Object labelValue) {
+    if (size == labels.length) {
+      labels = Arrays.copyOf(labels, size * 2);
+      features = Arrays.copyOf(features, size * 2 * featureSize);
+    }
+    labels[size] = label(labelValue);
+    int offset = size * featureSize;
+    if (featureValue == null) {
+      throw bad("features are null", "Drop or fill rows with missing features");
+    } else if (featureValue instanceof DenseVector dense) {
+      checkLength(dense.size());
+      copyDense(dense.values(), offset);
+    } else if (featureValue instanceof SparseVector sparse) {
+      checkLength(sparse.size());
+      Arrays.fill(features, offset, offset + featureSize, 0f);
+      int[] indices = sparse.indices();
+      double[] values = sparse.values();
+      for (int k = 0; k < indices.length; k++) {
+        features[offset + indices[k]] = finite(values[k], indices[k]);
+      }
+    } else if (featureValue instanceof scala.collection.Seq<?> seq) {
+      copyList(scala.jdk.javaapi.CollectionConverters.asJava(seq), offset);
+    } else if (featureValue instanceof List<?> list) {
+      copyList(list, offset);
+    } else {
+      throw bad("features have type " + featureValue.getClass().getName()
+          + ", not an ml Vector or an array of numbers", "Assemble the features into a vector");
+    }
+    size++;
+  }
+
+  /**
+   * Forgets the rows packed so far, keeping the arrays, and numbers the next row {@code row} in
+   * error messages: validates a stream one row at a time without growing.
+   */
+  void restartAt(int row) {
+    size = 0;
+    firstRow = row;
+  }
+
+  LabeledArrays result() {
+    return new LabeledArrays(Arrays.copyOf(features, size * featureSize),
+        Arrays.copyOf(labels, size), featureSize, numClasses);
+  }
+
+  private int label(Object value) {
+    if (value == null) {
+      throw bad("the label is null", "Drop or fill rows with missing labels");
+    }
+    if (!(value instanceof Number number)) {
+      throw bad("the label " + value + " is a " + value.getClass().getSimpleName()
+          + ", not a number", "Index labels to 0.." + (numClasses - 1));
+    }
+    double d = number.doubleValue();
+    if (!(d >= 0 && d < numClasses && d == Math.rint(d))) {
+      throw bad("the label " + value + " is not an integer in 0.." + (numClasses - 1),
+          "Index labels to 0.." + (numClasses - 1) + " or raise numClasses");
+    }
+    return (int) d;
+  }
+
+  private void checkLength(int actual) {
+    if (actual != featureSize) {
+      throw bad("features have length " + actual + " but " + featureSize + " was expected",
+          "Give every row " + featureSize + " features or set the feature size to match");
+    }
+  }
+
+  private void copyDense(double[] values, int offset) {
+    for (int j = 0; j < featureSize; j++) {
+      features[offset + j] = finite(values[j], j);
+    }
+  }
+
+  private void copyList(List<?> values, int offset) {
+    checkLength(values.size());
+    for (int j = 0; j < featureSize; j++) {
+      Object v = values.get(j);
+      if (!(v instanceof Number number)) {
+        String what = v == null ? "null" : "a " + v.getClass().getSimpleName();
+        throw bad("feature " + j + " is " + what, "Drop or fill rows with missing features");
+      }
+      features[offset + j] = finite(number.doubleValue(), j);
+    }
+  }
+
+  private float finite(double value, int index) {
+    float f = (float) value;
+    // Checked after narrowing: a double beyond float range becomes infinite in training too.
+    if (!Float.isFinite(f)) {
+      throw bad("feature " + index + " is " + value + " (not finite as a float)",
+          "Drop or repair rows with NaN or infinite features");
+    }
+    return f;
+  }
+
+  private RuntimeException bad(String problem, String fix) {
+    return Errors.badRecord(where + ", row " + (firstRow + size), problem, fix);
+  }
+}

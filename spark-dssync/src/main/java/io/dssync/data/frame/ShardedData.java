@@ -1,0 +1,135 @@
+package io.dssync.data.frame;
+
+import io.dssync.data.LabeledArrays;
+import io.dssync.errors.Errors;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+
+/**
+ * Splits a (features, label) DataFrame into N training shards, one per worker, deterministically:
+ * shard r holds the examples whose position in the DataFrame is congruent to r modulo N, in their
+ * original order. Spark's {@code repartition} would be faster to write but its order within a
+ * partition depends on fetch order, and the invariant tests need to know exactly what each
+ * worker trains on. Each shard is one compact {@link LabeledArrays}, cached for all stages.
+ */
+public final class ShardedData {
+  private ShardedData() {}
+
+  public static JavaRDD<LabeledArrays> shard(
+      Dataset<Row> data, String featuresCol, String labelCol, int featureSize, int numClasses, int workers) {
+    DataFrames.requireColumns(data.schema(), featuresCol, labelCol);
+    JavaRDD<LabeledArrays> blocks = data.select(featuresCol, labelCol).javaRDD()
+        .mapPartitionsWithIndex((p, rows) -> Collections.singletonList(
+            rows.hasNext()
+                ? DataFrames.collect(rows, 0, 1, featureSize, numClasses, "in input partition " + p)
+                : new LabeledArrays(new float[0], new int[0], featureSize, numClasses)).iterator(), true)
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    List<Integer> sizes = blocks.map(LabeledArrays::size).collect();
+    long[] offsets = new long[sizes.size()];
+    long total = 0;
+    for (int p = 0; p < offsets.length; p++) {
+      offsets[p] = total;
+      total += sizes.get(p);
+    }
+    if (total < workers) {
+      blocks.unpersist(false);
+      throw Errors.badRecord("set", "it has " + total + " examples, fewer than the " + workers
+          + " workers, so some worker would get an empty shard", "Use fewer workers or more data");
+    }
+    JavaPairRDD<Integer, Piece> pieces = blocks
+        .mapPartitionsWithIndex((p, it) -> split(p, offsets[p], it.next(), workers).iterator(), true)
+        .mapToPair(piece -> new Tuple2<>(piece.shard, piece))
+        .partitionBy(new ShardPartitioner(workers));
+    JavaRDD<LabeledArrays> shards = pieces.values()
+        .mapPartitions(ShardedData::concatenate, true)
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    shards.count(); // materialize before the intermediate is dropped
+    blocks.unpersist(false);
+    return shards;
+  }
+
+  /** Cuts one input block into N pieces, piece r holding its examples with global index = r mod N. */
+  static List<Piece> split(int partition, long offset, LabeledArrays block, int workers) {
+    List<Piece> out = new ArrayList<>(workers);
+    int d = block.featureSize();
+    for (int r = 0; r < workers; r++) {
+      int first = (int) Math.floorMod(r - offset, (long) workers);
+      int count = block.size() > first ? (block.size() - first + workers - 1) / workers : 0;
+      float[] f = new float[count * d];
+      int[] l = new int[count];
+      for (int k = 0, i = first; k < count; k++, i += workers) {
+        System.arraycopy(block.features(), i * d, f, k * d, d);
+        l[k] = block.labels()[i];
+      }
+      out.add(new Piece(r, partition, new LabeledArrays(f, l, d, block.numClasses())));
+    }
+    return out;
+  }
+
+  static Iterator<LabeledArrays> concatenate(Iterator<Piece> it) {
+    List<Piece> pieces = new ArrayList<>();
+    it.forEachRemaining(pieces::add);
+    pieces.sort(Comparator.comparingInt(p -> p.sourcePartition));
+    int n = 0;
+    for (Piece p : pieces) {
+      n += p.data.size();
+    }
+    LabeledArrays first = pieces.get(0).data;
+    int d = first.featureSize();
+    float[] f = new float[n * d];
+    int[] l = new int[n];
+    int at = 0;
+    for (Piece p : pieces) {
+      System.arraycopy(p.data.features(), 0, f, at * d, p.data.size() * d);
+      System.arraycopy(p.data.labels(), 0, l, at, p.data.size());
+      at += p.data.size();
+    }
+    return Collections.singletonList(new LabeledArrays(f, l, d, first.numClasses())).iterator();
+  }
+
+  /** Examples of one input partition bound for one shard. */
+  /** The records of ours Spark serializes while sharding (for the Kryo registrator). */
+  public static final List<Class<? extends Record>> SERIALIZED_RECORDS = List.of(Piece.class);
+
+  record Piece(int shard, int sourcePartition, LabeledArrays data) implements Serializable {}
+
+  /** Sends key r to partition r. */
+  static final class ShardPartitioner extends Partitioner {
+    private final int n;
+
+    ShardPartitioner(int n) {
+      this.n = n;
+    }
+
+    @Override
+    public int numPartitions() {
+      return n;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (Integer) key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ShardPartitioner other && other.n == n;
+    }
+
+    @Override
+    public int hashCode() {
+      return n;
+    }
+  }
+}

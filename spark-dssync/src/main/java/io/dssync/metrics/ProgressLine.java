@@ -1,0 +1,24 @@
+package io.dssync.metrics;
+
+import java.util.Locale;
+
+/** Formats a stage's metrics as one human-readable line. */
+public final class ProgressLine {
+  private ProgressLine() {}
+
+  public static String format(StageMetrics m, int stages, long totalSteps) {
+    String test = !m.evaluated() ? ""
+        : "accuracy".equals(m.testMetricName())
+        ? String.format(Locale.ROOT, " | test acc %.4f loss %.4f", m.testAccuracy(), m.testLoss())
+        : m.testMetric() == m.testAccuracy() // masked-LM: the metric is an accuracy already
+        ? String.format(Locale.ROOT, " | test %s %.4f loss %.4f", m.testMetricName(), m.testMetric(), m.testLoss())
+        : String.format(Locale.ROOT, " | test %s %.4f acc %.4f loss %.4f", m.testMetricName(), m.testMetric(),
+            m.testAccuracy(), m.testLoss());
+    return String.format(Locale.ROOT,
+        "[dssync] stage %d/%d epoch %.2f step %d/%d | %.1f s | %,.0f samples/s | loss %.4f%s"
+            + " | sync %.1f%% (%.2f ms/step) | consensus dist %.4g",
+        m.stage() + 1, stages, m.epoch(), m.endStep(), totalSteps, m.wallSeconds(),
+        m.samplesPerSecond(), m.trainLoss(), test, 100 * m.syncShare(), m.syncMsPerStep(),
+        m.consensusDistance());
+  }
+}

@@ -1,0 +1,74 @@
+package io.dssync.metrics;
+
+import java.io.Serializable;
+
+/**
+ * What the driver knows after one stage: timings are means over workers and steps; test metrics
+ * are NaN when the stage was not evaluated. {@code testMetricName} names the model's metric
+ * ("accuracy", "masked_accuracy" or "auc"); for classifiers {@code testMetric} is the accuracy.
+ */
+public record StageMetrics(
+    int stage,
+    long firstStep,
+    long endStep,
+    double epoch,
+    double wallSeconds,
+    double samplesPerSecond,
+    double trainLoss,
+    double testLoss,
+    double testAccuracy,
+    double computeMsPerStep,
+    double syncMsPerStep,
+    double waitMsPerStep,
+    double transferMsPerStep,
+    double bytesSentPerStep,
+    double consensusDistance,
+    String testMetricName,
+    double testMetric)
+    implements Serializable {
+
+  /** A classifier's stage: the test metric is the accuracy. */
+  public StageMetrics(int stage, long firstStep, long endStep, double epoch, double wallSeconds,
+      double samplesPerSecond, double trainLoss, double testLoss, double testAccuracy, double computeMsPerStep,
+      double syncMsPerStep, double waitMsPerStep, double transferMsPerStep, double bytesSentPerStep,
+      double consensusDistance) {
+    this(stage, firstStep, endStep, epoch, wallSeconds, samplesPerSecond, trainLoss, testLoss, testAccuracy,
+        computeMsPerStep, syncMsPerStep, waitMsPerStep, transferMsPerStep, bytesSentPerStep, consensusDistance,
+        "accuracy", testAccuracy);
+  }
+
+  /** Share of a step spent synchronizing, in [0, 1]. */
+  public double syncShare() {
+    double total = computeMsPerStep + syncMsPerStep;
+    return total == 0 ? 0 : syncMsPerStep / total;
+  }
+
+  public boolean evaluated() {
+    return !Double.isNaN(testAccuracy);
+  }
+
+  /** Test accuracy of the last evaluated stage of {@code history}, NaN when none was evaluated. */
+  public static double finalTestAccuracy(java.util.List<StageMetrics> history) {
+    for (int i = history.size() - 1; i >= 0; i--) {
+      if (history.get(i).evaluated()) {
+        return history.get(i).testAccuracy();
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** The last evaluated stage of {@code history}, if any. */
+  public static java.util.Optional<StageMetrics> lastEvaluated(java.util.List<StageMetrics> history) {
+    for (int i = history.size() - 1; i >= 0; i--) {
+      if (history.get(i).evaluated()) {
+        return java.util.Optional.of(history.get(i));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  /** Mean over the stages of {@code history} of the share of step time spent synchronizing. */
+  public static double meanSyncShare(java.util.List<StageMetrics> history) {
+    return history.stream().mapToDouble(StageMetrics::syncShare).average().orElse(0);
+  }
+}

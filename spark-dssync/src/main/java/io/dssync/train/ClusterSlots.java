@@ -1,0 +1,48 @@
+package io.dssync.train;
+
+import io.dssync.errors.Errors;
+import io.dssync.transport.TaskSlots;
+import java.time.Duration;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+
+/**
+ * How many barrier tasks the cluster can run at once. Spark fails a barrier stage that needs more
+ * slots only after several 15-second retries, so the trainer checks up front and says what to do.
+ */
+public final class ClusterSlots {
+  private ClusterSlots() {}
+
+  /** Barrier stages need a fixed set of executors; Spark rejects them under dynamic allocation. */
+  public static void requireStaticAllocation(SparkConf conf) {
+    if (conf.getBoolean("spark.dynamicAllocation.enabled", false)) {
+      throw Errors.invalidSetting("spark.dynamicAllocation.enabled", true,
+          "barrier training needs a fixed set of executors",
+          "Set spark.dynamicAllocation.enabled=false.");
+    }
+  }
+
+  /**
+   * Waits until {@code workers} slots exist (executors of a fresh cluster register over a few
+   * seconds), then returns; fails after {@code deadline} naming both numbers and the fix.
+   */
+  public static void await(SparkContext sc, int workers, Duration deadline) {
+    long end = System.nanoTime() + deadline.toNanos();
+    int slots = TaskSlots.concurrent(sc);
+    while (slots < workers && System.nanoTime() < end) {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      slots = TaskSlots.concurrent(sc);
+    }
+    if (slots < workers) {
+      throw Errors.invalidSetting("--workers", workers,
+          "it needs " + workers + " free task slots at once but the cluster offers " + slots
+              + " (executor cores / spark.task.cpus = " + sc.conf().get("spark.task.cpus", "1") + ")",
+          "Use --workers " + Math.max(1, slots) + " or fewer, or add executors or cores.");
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package io.dssync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package arrows of DESIGN.md section 3, checked by scanning main sources for references
+ * ({@code import} lines and fully qualified names, comments and strings left out): a reference
+ * from one top-level package of io.dssync to another must be an allowed arrow. Subpackages
+ * ({@code data.fetch}) count as their top-level package. Also: Spark's network and block-storage
+ * internals only in transport, and schedule and collective free of Spark, Scala and DJL.
+ */
+class LayeringTest {
+  private static final Path MAIN = Path.of("src/main/java/io/dssync");
+
+  /** Which packages each package may use, besides itself and errors (which every package may use). */
+  static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+      Map.entry("errors", Set.of()),
+      Map.entry("schedule", Set.of()),
+      Map.entry("collective", Set.of()),
+      Map.entry("transport", Set.of("collective")),
+      Map.entry("models", Set.of()),
+      Map.entry("replica", Set.of("models")),
+      Map.entry("data", Set.of()),
+      Map.entry("metrics", Set.of()),
+      Map.entry("train", Set.of("collective", "transport", "replica", "models", "data", "schedule", "metrics")),
+      Map.entry("ml", Set.of("train", "collective", "transport", "replica", "models", "data", "schedule", "metrics")),
+      Map.entry("bench",
+          Set.of("train", "collective", "transport", "replica", "models", "data", "schedule", "metrics")),
+      // cli runs the benchmarks ('dssync bench'), so it stands on bench; bench never uses cli.
+      Map.entry("cli",
+          Set.of("bench", "train", "collective", "transport", "replica", "models", "data", "schedule", "metrics")));
+
+  /** Packages that must not touch Spark, Scala or DJL at all. */
+  static final Set<String> PURE = Set.of("schedule", "collective");
+
+  private static final Pattern OURS = Pattern.compile("\\bio\\.dssync\\.([a-z]+)\\b");
+  private static final Pattern SPARK_INTERNALS =
+      Pattern.compile("\\borg\\.apache\\.spark\\.(network\\.[\\w.]+|storage\\.(?!StorageLevel\\b)\\w+)");
+  private static final Pattern ENGINES = Pattern.compile("\\b(org\\.apache\\.spark|scala|ai\\.djl)\\.\\w+");
+
+  @Test
+  void everyArrowBetweenPackagesPointsTheWayDesignMdSays() {
+    List<String> wrong = new ArrayList<>();
+    for (Path file : mainSources()) {
+      wrong.addAll(violations(packageOf(file), MAIN.relativize(file).toString(), read(file)));
+    }
+    assertTrue(wrong.isEmpty(), "Package arrows against DESIGN.md section 3:\n  " + String.join("\n  ", wrong));
+  }
+
+  @Test
+  void everyPackageHasARule() {
+    Set<String> packages = new LinkedHashSet<>();
+    mainSources().forEach(f -> packages.add(packageOf(f)));
+    packages.removeAll(ALLOWED.keySet());
+    assertEquals(Set.of(), packages, "add the new package to ALLOWED (and to DESIGN.md section 3)");
+  }
+
+  /** The scanner itself: a wrong arrow, a Spark internal and a pure package using Spark are all caught. */
+  @Test
+  void theScanCatchesWrongArrowsAndIgnoresComments() {
+    String source = "package io.dssync.metrics;\n"
+        + "import io.dssync.train.TrainerConfig; // wrong way\n"
+        + "/** See {@link io.dssync.cli.Main}: a comment, not an arrow. */\n"
+        + "class X { String s = \"io.dssync.bench\"; io.dssync.errors.Errors e; }\n";
+    assertEquals(List.of("X.java: metrics -> train (io.dssync.train)"), violations("metrics", "X.java", source));
+    assertEquals(List.of("Y.java: Spark internals outside transport (org.apache.spark.storage.BlockId)"),
+        violations("train", "Y.java", "import org.apache.spark.storage.BlockId;\n"
+            + "import org.apache.spark.storage.StorageLevel;\n"));
+    assertEquals(List.of("Z.java: schedule uses Spark, Scala or DJL (org.apache.spark.SparkConf)"),
+        violations("schedule", "Z.java", "import org.apache.spark.SparkConf;\n"));
+  }
+
+  static List<String> violations(String from, String where, String source) {
+    String code = withoutCommentsAndStrings(source);
+    Set<String> found = new LinkedHashSet<>();
+    Matcher m = OURS.matcher(code);
+    while (m.find()) {
+      String to = m.group(1);
+      if (!to.equals(from) && !to.equals("errors") && !ALLOWED.getOrDefault(from, Set.of()).contains(to)) {
+        found.add(where + ": " + from + " -> " + to + " (io.dssync." + to + ")");
+      }
+    }
+    if (!from.equals("transport")) {
+      Matcher s = SPARK_INTERNALS.matcher(code);
+      while (s.find()) {
+        found.add(where + ": Spark internals outside transport (" + s.group() + ")");
+      }
+    }
+    if (PURE.contains(from)) {
+      Matcher e = ENGINES.matcher(code);
+      while (e.find()) {
+        found.add(where + ": " + from + " uses Spark, Scala or DJL (" + e.group() + ")");
+      }
+    }
+    return new ArrayList<>(found);
+  }
+
+  /** Source text with comments and string literals blanked, so only code counts as a reference. */
+  static String withoutCommentsAndStrings(String source) {
+    StringBuilder out = new StringBuilder(source.length());
+    int i = 0;
+    while (i < source.length()) {
+      char c = source.charAt(i);
+      if (source.startsWith("//", i)) {
+        int end = source.indexOf('\n', i);
+        i = end < 0 ? source.length() : end;
+      } else if (source.startsWith("/*", i)) {
+        int end = source.indexOf("*/", i + 2);
+        i = end < 0 ? source.length() : end + 2;
+        out.append(' ');
+      } else if (source.startsWith("\"\"\"", i)) { // a text block
+        int end = source.indexOf("\"\"\"", i + 3);
+        i = end < 0 ? source.length() : end + 3;
+        out.append("\"\"");
+      } else if (c == '"' || c == '\'') {
+        int j = i + 1;
+        while (j < source.length() && source.charAt(j) != c) {
+          j += source.charAt(j) == '\\' ? 2 : 1;
+        }
+        i = j + 1;
+        out.append(c).append(c);
+      } else {
+        out.append(c);
+        i++;
+      }
+    }
+    return out.toString();
+  }
+
+  private static List<Path> mainSources() {
+    try (Stream<Path> files = Files.walk(MAIN)) {
+      List<Path> sources = files.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+      assertTrue(sources.size() > 50, "main sources found under " + MAIN.toAbsolutePath());
+      return sources;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The top-level package under io.dssync of {@code file}: data/fetch/X.java -> data. */
+  private static String packageOf(Path file) {
+    return MAIN.relativize(file).getName(0).toString();
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

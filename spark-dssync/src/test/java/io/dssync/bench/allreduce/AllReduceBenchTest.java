@@ -1,0 +1,112 @@
+package io.dssync.bench.allreduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.bench.BenchFlags;
+import io.dssync.bench.CsvRows;
+import io.dssync.bench.ResultsFolder;
+import io.dssync.errors.DsSyncException;
+import io.dssync.testing.TestSpark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The allreduce mode on tiny settings over the shared local-cluster: well-formed, consistent output. */
+class AllReduceBenchTest {
+  @TempDir Path out;
+
+  @Test
+  void tinyRunWritesConsistentTableChartAndSummary() throws Exception {
+    AllReducePlan plan = AllReduceBench.plan(BenchFlags.parse(new String[] {"--workers", "4", "--sizes", "4K,256K",
+        "--groups", "2,4", "--warmup", "1", "--iters", "2", "--raw-bytes", "1M", "--raw-repeats", "2",
+        "--timeout-ms", "60000"}, Set.of("--workers", "--sizes", "--groups", "--warmup", "--iters", "--raw-bytes",
+        "--raw-repeats", "--timeout-ms")), "local-cluster[4,1,1536]");
+    AllReduceRun run = AllReduceBench.measure(TestSpark.session(), plan);
+    List<String> verdicts = new ArrayList<>();
+    Path summary = AllReduceReport.write(ResultsFolder.create(out, "allreduce", "test"), "loopback", plan, run,
+        "none", null, verdicts);
+
+    CsvRows csv = CsvRows.read(out.resolve("allreduce/allreduce.csv"));
+    for (String column : List.of("network", "workers", "group_size", "bytes", "time_ms_median", "time_ms_min",
+        "algbw_MBps", "busbw_MBps", "raw_tcp_MBps", "busbw_over_raw")) {
+      assertTrue(csv.hasColumn(column), "missing column " + column);
+    }
+    assertEquals(2 * 2, csv.size());
+    double raw = csv.number(0, "raw_tcp_MBps");
+    assertTrue(raw > 0 && Double.isFinite(raw), "raw TCP throughput " + raw);
+    assertEquals(Math.max(run.rawBeforeMBps(), run.rawAfterMBps()), raw, 0.001 * raw + 0.06);
+    for (int r = 0; r < csv.size(); r++) {
+      assertEquals("loopback", csv.text(r, "network"));
+      assertEquals(4, csv.number(r, "workers"));
+      int g = (int) csv.number(r, "group_size");
+      assertTrue(g >= 2 && g <= 4);
+      assertEquals(4 / g, csv.number(r, "groups_in_parallel"));
+      double bytes = csv.number(r, "bytes");
+      assertTrue(bytes == 4096 || bytes == 262144, "bytes " + bytes);
+      double median = csv.number(r, "time_ms_median");
+      double min = csv.number(r, "time_ms_min");
+      assertTrue(min > 0 && min <= median, "min " + min + " median " + median);
+      double algbw = csv.number(r, "algbw_MBps");
+      assertEquals(bytes / (median / 1e3) / 1e6, algbw, 0.01 * algbw + 0.06);
+      double busbw = csv.number(r, "busbw_MBps");
+      assertEquals(algbw * 2 * (g - 1) / g, busbw, 0.01 * busbw + 0.06);
+      assertEquals(busbw / raw, csv.number(r, "busbw_over_raw"), 0.01 * busbw / raw + 1e-3);
+      assertEquals(raw, csv.number(r, "raw_tcp_MBps"));
+      assertTrue(csv.number(r, "wait_ms_per_op") >= 0 && csv.number(r, "transfer_ms_per_op") > 0);
+      assertTrue(csv.number(r, "cpu_ms_per_op") >= 0 && csv.number(r, "other_ms_per_op") >= 0);
+    }
+    assertEquals(2, verdicts.size());
+    assertTrue(Files.size(out.resolve("allreduce/busbw-vs-size.png")) > 1000);
+    String md = Files.readString(summary);
+    assertTrue(md.contains("| network | workers | group_size |") && md.contains("busbw-vs-size.png"), md);
+  }
+
+  @Test
+  void badFlagsNameTheFlagAndTheFix() {
+    Set<String> known = Set.of("--workers", "--sizes", "--groups", "--network");
+    DsSyncException g = assertThrows(DsSyncException.class, () -> AllReduceBench.plan(
+        BenchFlags.parse(new String[] {"--workers", "4", "--groups", "2,5"}, known), "local[4]"));
+    assertTrue(g.getMessage().contains("--groups") && g.getMessage().contains("2 to 4"), g.getMessage());
+    DsSyncException s = assertThrows(DsSyncException.class, () -> AllReduceBench.plan(
+        BenchFlags.parse(new String[] {"--sizes", "4K,6"}, known), "local[4]"));
+    assertTrue(s.getMessage().contains("--sizes") && s.getMessage().contains("multiples of 4"), s.getMessage());
+    DsSyncException u = assertThrows(DsSyncException.class, () -> BenchFlags.parse(new String[] {"--size", "4K"},
+        known));
+    assertTrue(u.getMessage().contains("--size"), u.getMessage());
+    DsSyncException n = assertThrows(DsSyncException.class, () -> AllReduceBench.network(
+        BenchFlags.parse(new String[] {"--network", "a b"}, known)));
+    assertTrue(n.getMessage().contains("--network"), n.getMessage());
+  }
+
+  @Test
+  void defaultsFollowTheMasterAndTheIssue() {
+    assertEquals(4, AllReduceBench.defaultWorkers("local-cluster[4,1,1536]"));
+    assertEquals(8, AllReduceBench.defaultWorkers("local-cluster[8, 1, 1024]"));
+    assertEquals(List.of(4096L, 16384L), AllReduceBench.DEFAULT_SIZES.subList(0, 2));
+    assertEquals(256L << 20, AllReduceBench.DEFAULT_SIZES.get(AllReduceBench.DEFAULT_SIZES.size() - 1));
+    assertEquals(64L << 20, BenchFlags.parseBytes("64M"));
+    assertEquals(-1, BenchFlags.parseBytes("64X"));
+    assertEquals("127.0.0.1", AllReduceWorker.hostOf("127.0.0.1:40123"));
+    assertEquals("::1", AllReduceWorker.hostOf("[::1]:40123"));
+  }
+
+  @Test
+  void groupsAreConsecutiveAndLeftoverRanksSitOut() {
+    AllReducePlan plan = new AllReducePlan("r", 5, List.of(4096L), List.of(2), 0, 1, 1000, 1024, 1);
+    assertEquals(List.of(2, 3), List.of(plan.groupOf(2, 2)[0], plan.groupOf(3, 2)[1]));
+    assertEquals(null, plan.groupOf(4, 2));
+    // Small messages get enough warm-up ops to pass 256 MiB (at most 500); large ones --warmup.
+    AllReducePlan warm = new AllReducePlan("w", 4, List.of(4096L), List.of(2), 3, 1, 1000, 1024, 1);
+    assertEquals(500, warm.warmupOps(4096));
+    assertEquals(256, warm.warmupOps(1L << 20));
+    assertEquals(4, warm.warmupOps(64L << 20));
+    assertEquals(3, warm.warmupOps(256L << 20));
+    assertEquals(256 + 1, warm.operationsPerCell(1L << 20));
+  }
+}

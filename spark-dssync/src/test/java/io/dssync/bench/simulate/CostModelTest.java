@@ -1,0 +1,91 @@
+package io.dssync.bench.simulate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.errors.DsSyncException;
+import io.dssync.schedule.ScheduleKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class CostModelTest {
+  private static final long MB64 = 64L << 20;
+
+  @Test
+  void flatGroupAllReduceIsTwoGMinusOneMessagesOfSOverG() {
+    CostModel m = CostModel.flat(0, 0.5, 100); // 0.5 ms per message, 100 MB/s
+    // g = 4, 8 MB: 2*3 messages, each 0.5 ms + 2 MB / 100 MB/s = 20 ms -> 6 * 20.5
+    assertEquals(6 * 20.5, m.groupAllReduceMs(4, 8_000_000), 1e-9);
+    assertEquals(0, m.groupAllReduceMs(1, 8_000_000));
+    // The partition-based sync time of one group of 4 equals the closed form on a flat network.
+    assertEquals(m.groupAllReduceMs(4, 8_000_000), m.syncMs(new int[][] {{0, 1, 2, 3}}, 4, 8_000_000), 1e-9);
+    // Parallel groups do not add up: two groups of two cost what one group of two costs.
+    assertEquals(m.groupAllReduceMs(2, 8_000_000), m.syncMs(new int[][] {{0, 1}, {2, 3}}, 4, 8_000_000), 1e-9);
+  }
+
+  @Test
+  void crossRackTrafficSharesTheUplink() {
+    // Two racks of two; uplink 10 MB/s, links 100 MB/s, no latency.
+    CostModel m = new CostModel(0, 0, 100, 2, 0, 10);
+    // Groups {0,1} and {2,3} stay inside their racks: as on a flat network.
+    assertEquals(CostModel.flat(0, 0, 100).syncMs(new int[][] {{0, 1}, {2, 3}}, 4, 2_000_000),
+        m.syncMs(new int[][] {{0, 1}, {2, 3}}, 4, 2_000_000), 1e-9);
+    // Groups {0,2} and {1,3} cross: each rack sends 2 chunks of 1 MB per phase over 10 MB/s = 200 ms.
+    assertEquals(2 * 200, m.syncMs(new int[][] {{0, 2}, {1, 3}}, 4, 2_000_000), 1e-9);
+  }
+
+  @Test
+  void localScheduleCostsNothingAndGlobalEveryHCostsFullOverH() {
+    CostModel m = CostModel.flat(10, 0.1, 1000);
+    long bytes = 4_000_000;
+    assertEquals(0, StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 0), 8, bytes, 1));
+    double full = m.groupAllReduceMs(8, bytes);
+    assertEquals(full, StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.FULL, 0, 0), 8, bytes, 1),
+        1e-9);
+    assertEquals(full / 4,
+        StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 4), 8, bytes, 1), 1e-9);
+    // Random g = 2 on 8 workers: every step four parallel pairs.
+    assertEquals(m.groupAllReduceMs(2, bytes),
+        StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.RANDOM, 2, 0), 8, bytes, 1), 1e-9);
+  }
+
+  @Test
+  void fitRecoversTheParametersOfSyntheticPoints() {
+    CostModel truth = CostModel.flat(0, 0.8, 350);
+    SplittableRandom noise = new SplittableRandom(7);
+    List<CostModelFit.Point> points = new ArrayList<>();
+    for (int g : new int[] {2, 3, 4}) {
+      for (long bytes = 4096; bytes <= MB64; bytes *= 4) {
+        double t = truth.groupAllReduceMs(g, bytes) * (1 + 0.01 * (noise.nextDouble() - 0.5));
+        points.add(new CostModelFit.Point(g, bytes, t));
+      }
+    }
+    CostModelFit.Fit fit = CostModelFit.fit(points);
+    assertEquals(0.8, fit.latencyMs(), 0.02);
+    assertEquals(350, fit.bandwidthMBps(), 5);
+    assertEquals(points.size(), fit.points());
+  }
+
+  @Test
+  void fitWithOneSizeFallsBackToBandwidthOnlyAndTooFewPointsFail() {
+    List<CostModelFit.Point> one = List.of(new CostModelFit.Point(2, 1_000_000, 10),
+        new CostModelFit.Point(2, 1_000_000, 10));
+    CostModelFit.Fit fit = CostModelFit.fit(one);
+    assertEquals(0, fit.latencyMs());
+    assertEquals(100, fit.bandwidthMBps(), 1e-6); // 2(g-1)/g * 1 MB in 10 ms = 100 MB/s
+    assertThrows(DsSyncException.class, () -> CostModelFit.fit(List.of(new CostModelFit.Point(2, 4096, 1))));
+    assertThrows(DsSyncException.class, () -> new CostModel(0, -1, 100, 1, 0, 100));
+  }
+
+  @Test
+  void butterflyOnlyWhereNIsAPowerOfG() {
+    SimulatedSchedule b4 = new SimulatedSchedule(ScheduleKind.BUTTERFLY, 4, 0);
+    assertTrue(b4.fits(4) && b4.fits(16) && b4.fits(1024));
+    assertTrue(!b4.fits(8) && !b4.fits(32));
+    assertEquals("random-g4-H8", new SimulatedSchedule(ScheduleKind.RANDOM, 4, 8).label());
+    assertEquals(16, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 8).period(10));
+  }
+}

@@ -1,0 +1,130 @@
+package io.dssync.bench.simulate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.bench.BenchTable;
+import io.dssync.bench.ByteSize;
+import io.dssync.bench.CsvRows;
+import io.dssync.bench.allreduce.AllReduceReport;
+import io.dssync.errors.DsSyncException;
+import io.dssync.schedule.ScheduleKind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The simulate mode end to end on synthetic measurements whose true cost model is known. */
+class SimulateBenchTest {
+  private static final CostModel TRUTH = CostModel.flat(0, 1.5, 250);
+
+  @TempDir Path out;
+
+  @Test
+  void calibratesFromAllReduceAndTrainAndPredictsEverySchedule() throws Exception {
+    writeAllReduce();
+    Files.createDirectories(out.resolve("train"));
+    long floats = 2_000_000;
+    double computeMs = 40;
+    double randomSync = StepTimePrediction.meanSyncMs(TRUTH, new SimulatedSchedule(ScheduleKind.RANDOM, 2, 0), 4,
+        floats * 4, 42);
+    double fullSync = TRUTH.groupAllReduceMs(4, floats * 4);
+    Files.writeString(out.resolve("train/runs.csv"), String.join("\n",
+        "network,schedule,group_size,global_every,workers,compute_ms_per_step,sync_ms_per_step,state_floats,accuracy",
+        "loopback,full,4,0,4," + computeMs + "," + fullSync + "," + floats + ",0.8",
+        "loopback,random,2,0,4," + computeMs + "," + randomSync + "," + floats + ",0.8",
+        "loopback,topology,2,0,4,40,1," + floats + ",0.8") + "\n");
+
+    int code = run("--out", out.toString(), "--workers", "4,16,64", "--trials", "1", "--racks", "2");
+    assertEquals(0, code);
+
+    CsvRows calibration = CsvRows.read(out.resolve("simulate/calibration.csv"));
+    assertEquals(1.5, calibration.number(0, "latency_ms"), 0.01);
+    assertEquals(250, calibration.number(0, "bandwidth_MBps"), 1);
+
+    CsvRows errors = CsvRows.read(out.resolve("simulate/simulate.csv"));
+    assertEquals(6 + 2 * 2, errors.size()); // 6 all-reduce points, 2 quantities per used train run
+    for (int r = 0; r < errors.size(); r++) {
+      double rel = errors.number(r, "relative_error");
+      assertTrue(Math.abs(rel) < 0.01, "row " + r + " relative error " + rel);
+      assertEquals(errors.number(r, "relative_error"),
+          (errors.number(r, "predicted_ms") - errors.number(r, "measured_ms")) / errors.number(r, "measured_ms"),
+          1e-3);
+    }
+
+    CsvRows predictions = CsvRows.read(out.resolve("simulate/predictions.csv"));
+    assertEquals(3 * 5, predictions.size()); // N = 4, 16, 64 are powers of g = 4: all five schedules
+    Map<String, Double> fullStep = new HashMap<>();
+    for (int r = 0; r < predictions.size(); r++) {
+      String n = predictions.text(r, "workers");
+      double step = predictions.number(r, "step_ms");
+      assertEquals(computeMs, predictions.number(r, "compute_ms"), 1e-6); // median of the used train runs
+      assertEquals(step, computeMs + predictions.number(r, "sync_ms"), 0.01);
+      if (predictions.text(r, "schedule").equals("full")) {
+        fullStep.put(n, step);
+        assertEquals(1.0, predictions.number(r, "step_time_vs_full"), 1e-6);
+        assertEquals(0, predictions.number(r, "consensus_first_step"), 1e-12);
+      } else {
+        assertEquals(step / fullStep.get(n), predictions.number(r, "step_time_vs_full"), 1e-3);
+      }
+      if (predictions.text(r, "schedule").equals("local-H8")) {
+        assertEquals(8, predictions.number(r, "steps_to_consensus"));
+      }
+      for (String c : SimulateReport.PREDICTION_COLUMNS) {
+        if (!c.equals("network") && !c.equals("schedule")) {
+          assertTrue(Double.isFinite(predictions.number(r, c)), c + " in row " + r);
+        }
+      }
+    }
+    String md = Files.readString(out.resolve("simulate/summary.md"));
+    assertTrue(md.contains("schedule 'topology' is not simulated"), md);
+    for (String png : List.of("predicted-vs-measured", "step-time-vs-workers", "steps-to-consensus-vs-workers")) {
+      assertTrue(Files.size(out.resolve("simulate/" + png + ".png")) > 1000, png);
+    }
+  }
+
+  @Test
+  void withoutTrainRunsItSaysSoAndUsesTheDefaults() throws Exception {
+    writeAllReduce();
+    assertEquals(0, run("--out", out.toString(), "--workers", "8", "--trials", "1", "--compute-ms", "5"));
+    String md = Files.readString(out.resolve("simulate/summary.md"));
+    assertTrue(md.contains("No train results"), md);
+    CsvRows predictions = CsvRows.read(out.resolve("simulate/predictions.csv"));
+    assertEquals(4, predictions.size()); // butterfly g=4 does not exist for N = 8
+    assertEquals(5, predictions.number(0, "compute_ms"));
+  }
+
+  @Test
+  void missingCalibrationNamesTheFlagAndTheFix() {
+    DsSyncException e = assertThrows(DsSyncException.class, () -> run("--out", out.toString()));
+    assertTrue(e.getMessage().contains("--allreduce-csv") && e.getMessage().contains("dssync bench allreduce"),
+        e.getMessage());
+    DsSyncException g = assertThrows(DsSyncException.class, () -> run("--group-size", "1"));
+    assertTrue(g.getMessage().contains("--group-size"), g.getMessage());
+  }
+
+  /** Six points of the true model, written as the allreduce mode writes them. */
+  private void writeAllReduce() throws Exception {
+    BenchTable table = new BenchTable("allreduce", AllReduceReport.COLUMNS);
+    for (int g : new int[] {2, 4}) {
+      for (long bytes : new long[] {4096, 1 << 20, 64L << 20}) {
+        double t = TRUTH.groupAllReduceMs(g, bytes);
+        table.add("loopback", 4, g, 4 / g, bytes, ByteSize.label(bytes), 5, t, t, 0.0, 0.0, 1000.0, 0.0, 0.0, t, 0.0,
+            t);
+      }
+    }
+    Files.createDirectories(out.resolve("allreduce"));
+    Files.writeString(out.resolve("allreduce/allreduce.csv"), table.toCsv());
+  }
+
+  private static int run(String... args) {
+    return new SimulateBench().run(args, new PrintStream(new ByteArrayOutputStream()),
+        new PrintStream(new ByteArrayOutputStream()));
+  }
+}
