@@ -7,6 +7,6 @@
  * readers in the same JVM, and as a stream upload over Spark's own network library (with Spark's
  * authentication bootstraps, so {@code spark.authenticate} and {@code spark.network.crypto.enabled}
  * apply) to the others. One network trip per part, no polling, zero driver RPCs per step.
- * {@link io.dssync.transport.ClusterSlots} checks task slots before a barrier stage.
+ * {@link io.dssync.transport.TaskSlots} reads how many tasks the cluster can run at once.
  */
 package io.dssync.transport;
