@@ -8,6 +8,7 @@ import io.dssync.data.ShardBatcher;
 import io.dssync.errors.Errors;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.Replicas;
+import io.dssync.schedule.GroupSchedule;
 import io.dssync.transport.BlockManagerTransport;
 import java.io.Serializable;
 import java.time.Duration;
@@ -52,8 +53,9 @@ final class WorkerTask
     try (BlockManagerTransport transport = BlockManagerTransport.open(ctx, work.runId(), work.stage(), timeout);
         // Threads = the CPUs Spark reserved for this task (spark.task.cpus): never oversubscribe.
         ModelReplica replica = Replicas.create(work.model(), work.optimizer(), ctx.cpus())) {
+      GroupSchedule schedule = work.schedule().forHosts(transport.hosts());
       WorkerResult result = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
-          shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout));
+          shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout), schedule);
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
       return scala.jdk.javaapi.CollectionConverters.asScala(out);
     }
@@ -62,6 +64,16 @@ final class WorkerTask
   /** The stage's work for one rank; separate from Spark so tests can run it over any transport. */
   WorkerResult train(int rank, String executorId, LabeledArrays shard, StageStart s, ModelReplica replica,
       Transport transport, GroupAllReduce allReduce) {
+    // Without hosts only a plan that is already a schedule can run (tests over in-memory transports).
+    if (!(work.schedule() instanceof GroupSchedule schedule)) {
+      throw new IllegalStateException("the stage's schedule needs the ranks' hosts: " + work.schedule());
+    }
+    return train(rank, executorId, shard, s, replica, transport, allReduce, schedule);
+  }
+
+  /** As above with the stage's schedule already placed on the ranks' hosts. */
+  WorkerResult train(int rank, String executorId, LabeledArrays shard, StageStart s, ModelReplica replica,
+      Transport transport, GroupAllReduce allReduce, GroupSchedule schedule) {
     replica.writeState(s.state());
     replica.writeOptimizerState(s.optimizerState());
     replica.setOptimizerSteps(s.optimizerSteps());
@@ -88,7 +100,7 @@ final class WorkerTask
       }
       fault.beforeAveraging(rank, step);
       long t1 = System.nanoTime();
-      int[] group = work.schedule().groupOf(rank, step);
+      int[] group = schedule.groupOf(rank, step);
       TransportStats.Snapshot before = stats.snapshot();
       if (group.length > 1) {
         replica.readState(state);
@@ -103,7 +115,7 @@ final class WorkerTask
       transferMs[i] = moved.transferNanos() / 1e6f;
       bytes[i] = moved.bytesSent();
     }
-    int[] everyone = java.util.stream.IntStream.range(0, work.schedule().workers()).toArray();
+    int[] everyone = java.util.stream.IntStream.range(0, schedule.workers()).toArray();
     long lastStep = work.endStep() - 1;
     replica.readState(state);
     float[] mine = state.clone();

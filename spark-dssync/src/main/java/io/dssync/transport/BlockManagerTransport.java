@@ -130,6 +130,15 @@ public final class BlockManagerTransport implements Transport {
     return peers.length;
   }
 
+  /** The executor host of every rank (as its block manager reports it), for topology-aware schedules. */
+  public String[] hosts() {
+    String[] hosts = new String[peers.length];
+    for (int r = 0; r < peers.length; r++) {
+      hosts[r] = peers[r].blockHost();
+    }
+    return hosts;
+  }
+
   /** Where rank {@code r} can be reached (package-private: for tests). */
   PeerAddress peer(int r) {
     checkRank(r);

@@ -17,10 +17,6 @@ public final class ClusterSlots {
     return sc.maxNumConcurrentTasks(sc.resourceProfileManager().defaultResourceProfile());
   }
 
-  /**
-   * Waits until {@code workers} slots exist (executors of a fresh cluster register over a few
-   * seconds), then returns; fails after {@code deadline} naming both numbers and the fix.
-   */
   /** Barrier stages need a fixed set of executors; Spark rejects them under dynamic allocation. */
   public static void requireStaticAllocation(SparkConf conf) {
     if (conf.getBoolean("spark.dynamicAllocation.enabled", false)) {
@@ -30,7 +26,22 @@ public final class ClusterSlots {
     }
   }
 
+  /**
+   * Waits until {@code workers} slots exist (executors of a fresh cluster register over a few
+   * seconds), then returns; fails after {@code deadline} naming both numbers and the fix.
+   */
   public static void await(SparkContext sc, int workers, Duration deadline) {
+    int slots = awaitAtMost(sc, workers, deadline);
+    if (slots < workers) {
+      throw Errors.invalidSetting("--workers", workers,
+          "it needs " + workers + " free task slots at once but the cluster offers " + slots
+              + " (executor cores / spark.task.cpus = " + sc.conf().get("spark.task.cpus", "1") + ")",
+          "Use --workers " + Math.max(1, slots) + " or fewer, or add executors or cores.");
+    }
+  }
+
+  /** Waits until {@code workers} slots exist or {@code deadline} passes; returns the slots there are then. */
+  public static int awaitAtMost(SparkContext sc, int workers, Duration deadline) {
     long end = System.nanoTime() + deadline.toNanos();
     int slots = available(sc);
     while (slots < workers && System.nanoTime() < end) {
@@ -42,11 +53,6 @@ public final class ClusterSlots {
       }
       slots = available(sc);
     }
-    if (slots < workers) {
-      throw Errors.invalidSetting("--workers", workers,
-          "it needs " + workers + " free task slots at once but the cluster offers " + slots
-              + " (executor cores / spark.task.cpus = " + sc.conf().get("spark.task.cpus", "1") + ")",
-          "Use --workers " + Math.max(1, slots) + " or fewer, or add executors or cores.");
-    }
+    return slots;
   }
 }
