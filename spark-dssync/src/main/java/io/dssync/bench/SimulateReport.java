@@ -1,5 +1,6 @@
 package io.dssync.bench;
 
+import io.dssync.schedule.ConsensusSimulation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -29,6 +29,7 @@ public final class DsSyncKryoRegistrator implements KryoRegistrator {
       ShardedData.Piece.class,
       StageStart.class,
       WorkerResult.class,
+      LinkSample.class,
       TrainedModel.class,
       ModelSpec.class,
       Evaluation.class);
