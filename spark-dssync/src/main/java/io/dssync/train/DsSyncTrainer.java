@@ -264,7 +264,9 @@ public final class DsSyncTrainer {
           .toJavaRDD().collectAsync();
       return awaitStage(job, run.pool());
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
-      DsSyncException cause = Errors.fromTaskFailure(e); // also unwraps the future's ExecutionException
+      // The future wraps Spark's failure in an ExecutionException; its message is the useful one.
+      Throwable failure = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      DsSyncException cause = Errors.fromTaskFailure(failure);
       TrainingResult partial = new TrainingResult(new TrainedModel(run.spec(), consensus.state()),
           List.copyOf(history), config.describe(), run.totalSteps(), Double.NaN);
       throw cause.withPartialResult(partial);
