@@ -5,18 +5,18 @@ package io.dssync.transport;
  * by a random id. Ranks whose inbox lives in this JVM get their parts by memory copy; the others
  * over the network. Exchanged once per stage with {@code allGather}, never per step.
  */
-record PeerAddress(String executorId, String host, int port, String inboxId) {
+record PeerAddress(String host, int port, String inboxId) {
 
   /** One line that {@link #decode} reads back; fields never contain spaces. */
   String encode() {
-    return executorId + " " + host + " " + port + " " + inboxId;
+    return host + " " + port + " " + inboxId;
   }
 
   static PeerAddress decode(int rank, String line) {
     String[] f = line.trim().split(" ");
-    if (f.length != 4) {
+    if (f.length != 3) {
       throw new IllegalStateException("rank " + rank + " announced a malformed address: '" + line + "'");
     }
-    return new PeerAddress(f[0], f[1], Integer.parseInt(f[2]), f[3]);
+    return new PeerAddress(f[0], Integer.parseInt(f[1]), f[2]);
   }
 }

@@ -91,7 +91,7 @@ public final class PushTransport implements Transport {
     DataChannel channel = DataChannel.start(env, me.host(), header -> receive(inbox, header));
     INBOXES.put(inbox.id(), inbox);
     try {
-      PeerAddress mine = new PeerAddress(me.executorId(), channel.host(), channel.port(), inbox.id());
+      PeerAddress mine = new PeerAddress(channel.host(), channel.port(), inbox.id());
       String[] all = ctx.allGather(mine.encode());
       PeerAddress[] peers = new PeerAddress[all.length];
       for (int r = 0; r < all.length; r++) {

@@ -1,9 +1,6 @@
 package io.dssync.transport;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.apache.spark.TaskContext;
 
@@ -16,28 +13,6 @@ final class TaskWaits {
   static final long POLL_MS = 100;
 
   private TaskWaits() {}
-
-  /** Waits for {@code future} until {@code deadlineNanos}; returns whether it completed. */
-  static boolean await(CompletableFuture<?> future, long deadlineNanos, TaskContext task) {
-    while (true) {
-      long left = deadlineNanos - System.nanoTime();
-      if (left <= 0) {
-        return future.isDone();
-      }
-      try {
-        future.get(Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MS)), TimeUnit.NANOSECONDS);
-        return true;
-      } catch (TimeoutException e) {
-        checkKilled(task);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        checkKilled(task);
-        throw new IllegalStateException("interrupted while waiting for a peer", e);
-      } catch (ExecutionException e) {
-        return true;
-      }
-    }
-  }
 
   /**
    * Waits on {@code monitor} (held by the caller) until {@code done} or the deadline; the code
