@@ -1,7 +1,6 @@
 package io.dssync.transport;
 
 import io.dssync.collective.MessageId;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.TaskContext;
@@ -13,8 +12,7 @@ import org.apache.spark.TaskContext;
  * guards the map, the buffer pool and every parcel's state; a parcel's floats are written outside
  * it by its one filler, and read by the task only after {@link #finish} (which takes the monitor).
  *
- * <p>Buffers are pooled by length: a stage repeats the same part lengths every step, so after the
- * first step no receive allocates.
+ * <p>Buffers are pooled by length ({@link SizedPool}).
  */
 final class Inbox {
   /** One part on its way in. */
@@ -30,13 +28,10 @@ final class Inbox {
 
   private record Key(int sender, MessageId id) {}
 
-  /** Buffers kept per length; more than this many of one length are left to the GC. */
-  private static final int POOL_PER_LENGTH = 64;
-
   private final String id;
   private final int rank;
   private final Map<Key, Parcel> parcels = new HashMap<>();
-  private final Map<Integer, ArrayDeque<float[]>> free = new HashMap<>();
+  private final SizedPool<float[]> free = new SizedPool<>(float[]::new);
   private boolean closed;
 
   Inbox(String id, int rank) {
@@ -60,7 +55,7 @@ final class Inbox {
     }
     p.filling = true;
     p.length = length;
-    p.floats = take(length);
+    p.floats = free.take(length);
     p.startedNanos = System.nanoTime();
     return p;
   }
@@ -94,10 +89,7 @@ final class Inbox {
   }
 
   synchronized void recycle(Parcel p) {
-    ArrayDeque<float[]> pool = free.computeIfAbsent(p.floats.length, k -> new ArrayDeque<>());
-    if (pool.size() < POOL_PER_LENGTH) {
-      pool.push(p.floats);
-    }
+    free.give(p.floats.length, p.floats);
     p.floats = null;
   }
 
@@ -112,11 +104,5 @@ final class Inbox {
     parcels.clear();
     free.clear();
     notifyAll();
-  }
-
-  private float[] take(int length) {
-    ArrayDeque<float[]> pool = free.get(length);
-    float[] buffer = pool == null ? null : pool.poll();
-    return buffer != null ? buffer : new float[length];
   }
 }

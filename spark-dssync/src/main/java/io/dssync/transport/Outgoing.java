@@ -2,10 +2,7 @@ package io.dssync.transport;
 
 import io.dssync.collective.MessageId;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 import org.apache.spark.TaskContext;
 import org.apache.spark.network.client.RpcResponseCallback;
@@ -24,20 +21,14 @@ final class Outgoing {
   /** Why the sender cannot go on: a reader refused or lost a part. */
   record Failure(int reader, MessageId id, Throwable cause) {}
 
-  private static final int POOL_PER_SIZE = 64;
-
-  private final Map<Integer, ArrayDeque<ByteBuffer>> free = new HashMap<>();
+  private final SizedPool<ByteBuffer> free = new SizedPool<>(ByteBuffer::allocateDirect);
   private final Set<Unacknowledged> unacknowledged = new LinkedHashSet<>();
   private Failure failure;
 
   /** A direct buffer holding {@code data[offset, offset+length)}, shared by {@code readers} sends. */
   synchronized Encoded encode(float[] data, int offset, int length, int readers) {
     int bytes = FloatCodec.byteSize(length);
-    ArrayDeque<ByteBuffer> pool = free.get(bytes);
-    ByteBuffer buffer = pool == null ? null : pool.poll();
-    if (buffer == null) {
-      buffer = ByteBuffer.allocateDirect(bytes);
-    }
+    ByteBuffer buffer = free.take(bytes);
     FloatCodec.encode(data, offset, length, buffer);
     return new Encoded(buffer, readers);
   }
@@ -89,10 +80,7 @@ final class Outgoing {
       part.poisoned = true; // Netty may still hold it: never hand it out again
     }
     if (--part.sendsLeft == 0 && !part.poisoned) {
-      ArrayDeque<ByteBuffer> pool = free.computeIfAbsent(part.buffer.capacity(), k -> new ArrayDeque<>());
-      if (pool.size() < POOL_PER_SIZE) {
-        pool.push(part.buffer);
-      }
+      free.give(part.buffer.capacity(), part.buffer);
     }
     notifyAll();
   }
