@@ -1,6 +1,6 @@
 package io.dssync.collective;
 
-/** The one element-wise FP32 sum of the data plane (a plain loop: the JIT vectorizes it). */
+/** The element-wise FP32 sums of the data plane (plain loops: the JIT vectorizes them). */
 public final class FloatSums {
   private FloatSums() {}
 
@@ -8,6 +8,17 @@ public final class FloatSums {
   public static void addInto(float[] src, int srcOffset, float[] dst, int dstOffset, int length) {
     for (int i = 0; i < length; i++) {
       dst[dstOffset + i] += src[srcOffset + i];
+    }
+  }
+
+  /**
+   * {@code dst[dstOffset+i] = (dst[dstOffset+i] + src[srcOffset+i]) * 0.5f}: the mean of two. The
+   * same float as the group-of-two average in member order, because a + b == b + a exactly in
+   * IEEE 754 and multiplying by 0.5 is exact division by 2.
+   */
+  public static void meanOfTwoInto(float[] src, int srcOffset, float[] dst, int dstOffset, int length) {
+    for (int i = 0; i < length; i++) {
+      dst[dstOffset + i] = (dst[dstOffset + i] + src[srcOffset + i]) * 0.5f;
     }
   }
 }

@@ -21,6 +21,11 @@ import java.util.Arrays;
  *       member's averaged chunk into the vector.
  * </ol>
  *
+ * <p>For g = 2 the reduce-scatter lands the partner's part straight as the mean of the two
+ * ({@link Landing#MEAN_OF_TWO}, the same floats), and for every g the all-gather parts are
+ * announced to the transport ({@link Transport#expect}) so they can land in the vector as they
+ * arrive.
+ *
  * <p>Empty chunks (vector shorter than g) are neither sent nor fetched: both sides know the
  * lengths. A group of one returns at once without touching the transport.
  *
@@ -68,6 +73,15 @@ public final class GroupAllReduce {
       return;
     }
     int size = vector.length;
+    int myOffset = Chunking.offset(size, g, me);
+    int myLength = Chunking.length(size, g, me);
+    if (g == 2) {
+      // Phase 0 in, announced: my partner's parts of my chunk can be averaged into it as they arrive.
+      for (int p = 0; p < parts(myLength); p++) {
+        transport.expect(group[1 - me], new MessageId(step, round, REDUCE_SCATTER, me, p), vector,
+            myOffset + p * PART_FLOATS, partLength(myLength, p), Landing.MEAN_OF_TWO);
+      }
+    }
     // Phase 0 out: part p of every chunk before part p+1 of any, so every owner can start early;
     // chunk 0 is the longest, so it has the most parts.
     int maxParts = parts(Chunking.length(size, g, 0));
@@ -81,23 +95,41 @@ public final class GroupAllReduce {
         }
       }
     }
+    // Phase 1 in, announced: the other chunks are sent (publish copied them), so their averaged
+    // parts may now land in the vector as they arrive.
+    forEachOtherPart(group, me, size, (j, p, offset, length) -> transport.expect(group[j],
+        new MessageId(step, round, ALL_GATHER, j, p), vector, offset, length, Landing.COPY));
     // Phase 0 in, phase 1 out, part by part.
-    int myOffset = Chunking.offset(size, g, me);
-    int myLength = Chunking.length(size, g, me);
     int[] others = othersThan(group, me);
     for (int p = 0; p < parts(myLength); p++) {
       int offset = myOffset + p * PART_FLOATS;
       int length = partLength(myLength, p);
-      reducePart(group, me, vector, offset, length, new MessageId(step, round, REDUCE_SCATTER, me, p));
+      MessageId id = new MessageId(step, round, REDUCE_SCATTER, me, p);
+      if (g == 2) {
+        transport.fetchMean(group[1 - me], id, vector, offset, length, timeout);
+      } else {
+        reducePart(group, me, vector, offset, length, id);
+      }
       transport.publish(new MessageId(step, round, ALL_GATHER, me, p), vector, offset, length, others);
     }
     // Phase 1 in.
+    forEachOtherPart(group, me, size, (j, p, offset, length) -> transport.fetch(group[j],
+        new MessageId(step, round, ALL_GATHER, j, p), vector, offset, length, timeout));
+  }
+
+  /** What to do with one part of another member's chunk: member index j, part p, where it sits. */
+  private interface PartAction {
+    void at(int j, int p, int offset, int length);
+  }
+
+  /** Every part of every other member's chunk, starting with the next member (as they send). */
+  private static void forEachOtherPart(int[] group, int me, int size, PartAction action) {
+    int g = group.length;
     for (int d = 1; d < g; d++) {
       int j = (me + d) % g;
       int chunkLength = Chunking.length(size, g, j);
       for (int p = 0; p < parts(chunkLength); p++) {
-        transport.fetch(group[j], new MessageId(step, round, ALL_GATHER, j, p), vector,
-            Chunking.offset(size, g, j) + p * PART_FLOATS, partLength(chunkLength, p), timeout);
+        action.at(j, p, Chunking.offset(size, g, j) + p * PART_FLOATS, partLength(chunkLength, p));
       }
     }
   }

@@ -29,6 +29,21 @@ public interface Transport extends AutoCloseable {
    */
   void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout);
 
+  /**
+   * Like {@link #fetch}, but lands the chunk as the mean of two:
+   * {@code dst[offset+i] = (dst[offset+i] + chunk[i]) * 0.5f} ({@link Landing#MEAN_OF_TWO}).
+   */
+  void fetchMean(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout);
+
+  /**
+   * Announces that the fetch of this chunk with {@code landing} ({@code fetch}: COPY,
+   * {@code fetchAdd}: ADD, {@code fetchMean}: MEAN_OF_TWO) into {@code dst[offset, offset+length)} will follow, so the chunk may land there
+   * directly as it arrives instead of in a buffer first. The caller must not touch that range
+   * until the fetch returns. A hint: a transport may ignore it, and a chunk that arrived earlier
+   * still comes from its buffer.
+   */
+  default void expect(int sender, MessageId id, float[] dst, int offset, int length, Landing landing) {}
+
   /** Counters of what this transport has done so far (wait, transfer, bytes). */
   TransportStats stats();
 

@@ -1,5 +1,6 @@
 package io.dssync.transport;
 
+import io.dssync.collective.Landing;
 import io.dssync.collective.MessageId;
 import java.util.HashMap;
 import java.util.Map;
@@ -12,12 +13,20 @@ import org.apache.spark.TaskContext;
  * guards the map, the buffer pool and every parcel's state; a parcel's floats are written outside
  * it by its one filler, and read by the task only after {@link #finish} (which takes the monitor).
  *
- * <p>Buffers are pooled by length ({@link SizedPool}).
+ * <p>A part the reader announced ({@link #expect}) before its first byte came lands straight in the
+ * reader's array; any other part lands in a buffer pooled by length ({@link SizedPool}).
  */
 final class Inbox {
   /** One part on its way in. */
   static final class Parcel {
+    /** Where the floats land: a buffer of this inbox's pool, or (expected parts) the reader's own array. */
     float[] floats;
+    /** Where in {@code floats} the part starts. */
+    int offset;
+    /** Whether {@code floats} is a pooled buffer (the reader copies out of it) rather than its own array. */
+    boolean pooled;
+    /** How the floats land in {@code floats}: COPY for a pooled buffer. */
+    Landing landing;
     int length;
     boolean filling;
     boolean done;
@@ -54,10 +63,34 @@ final class Inbox {
           + " twice; message ids must be unique");
     }
     p.filling = true;
-    p.length = length;
-    p.floats = free.take(length);
+    if (p.floats == null || p.pooled || p.length != length) {
+      // Not announced (or announced with another length, which take() reports): buffer it.
+      p.floats = free.take(length);
+      p.offset = 0;
+      p.pooled = true;
+      p.landing = Landing.COPY;
+      p.length = length;
+    }
     p.startedNanos = System.nanoTime();
     return p;
+  }
+
+  /**
+   * The reader will take this part into {@code dst[offset, offset+length)} with {@code landing}: if
+   * it has not started arriving, it will land there directly. Ignored for a part already arriving.
+   */
+  synchronized void expect(int sender, MessageId message, float[] dst, int offset, int length, Landing landing) {
+    if (closed) {
+      return;
+    }
+    Parcel p = parcels.computeIfAbsent(new Key(sender, message), k -> new Parcel());
+    if (!p.filling) {
+      p.floats = dst;
+      p.offset = offset;
+      p.pooled = false;
+      p.landing = landing;
+      p.length = length;
+    }
   }
 
   synchronized void finish(Parcel p) {
@@ -79,6 +112,9 @@ final class Inbox {
     Key key = new Key(sender, message);
     Parcel p = parcels.computeIfAbsent(key, k -> new Parcel());
     if (!TaskWaits.awaitOn(this, () -> p.done || p.failure != null || closed, deadlineNanos, task)) {
+      if (!p.filling) {
+        parcels.remove(key); // a late part must not land in the reader's array after it gave up
+      }
       return null;
     }
     if (closed) {
@@ -88,8 +124,11 @@ final class Inbox {
     return p;
   }
 
+  /** Hands a pooled parcel's buffer back (the reader has read it). */
   synchronized void recycle(Parcel p) {
-    free.give(p.floats.length, p.floats);
+    if (p.pooled) {
+      free.give(p.floats.length, p.floats);
+    }
     p.floats = null;
   }
 

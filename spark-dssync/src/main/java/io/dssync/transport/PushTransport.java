@@ -1,6 +1,6 @@
 package io.dssync.transport;
 
-import io.dssync.collective.FloatSums;
+import io.dssync.collective.Landing;
 import io.dssync.collective.MessageId;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
@@ -173,12 +173,26 @@ public final class PushTransport implements Transport {
 
   @Override
   public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    take(sender, id, dst, offset, length, timeout, false);
+    take(sender, id, dst, offset, length, timeout, Landing.COPY);
   }
 
   @Override
   public void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    take(sender, id, dst, offset, length, timeout, true);
+    take(sender, id, dst, offset, length, timeout, Landing.ADD);
+  }
+
+  @Override
+  public void fetchMean(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    take(sender, id, dst, offset, length, timeout, Landing.MEAN_OF_TWO);
+  }
+
+  /** The part will land in {@code dst} as it arrives: no pooled buffer, no second copy. */
+  @Override
+  public void expect(int sender, MessageId id, float[] dst, int offset, int length, Landing landing) {
+    checkOpen();
+    checkRank(sender);
+    Objects.checkFromIndexSize(offset, length, dst.length);
+    inbox.expect(sender, id, dst, offset, length, landing);
   }
 
   @Override
@@ -220,7 +234,7 @@ public final class PushTransport implements Transport {
           + " (a sender of an earlier stage?)");
     }
     Inbox.Parcel parcel = inbox.startFilling(header.sender(), header.id(), header.floats());
-    FloatCodec.Decoder decoder = new FloatCodec.Decoder(parcel.floats, header.floats());
+    FloatCodec.Decoder decoder = new FloatCodec.Decoder(parcel.floats, parcel.offset, header.floats(), parcel.landing);
     String streamId = "dssync-" + header.sender() + "-" + header.id().token();
     return new StreamCallbackWithID() {
       @Override
@@ -259,7 +273,7 @@ public final class PushTransport implements Transport {
       failed = true;
       throw Errors.transportFailure(rank, readerRank, id.step(), "hand " + id.describe() + " to", e);
     }
-    System.arraycopy(data, offset, parcel.floats, 0, length);
+    parcel.landing.apply(data, offset, parcel.floats, parcel.offset, length);
     reader.finish(parcel);
   }
 
@@ -288,8 +302,12 @@ public final class PushTransport implements Transport {
     return client;
   }
 
-  /** Waits for a part, then copies or adds it into {@code dst}; splits the blocked time into wait and transfer. */
-  private void take(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout, boolean add) {
+  /**
+   * Waits for a part and lands it in {@code dst} (unless it landed there already as it arrived);
+   * splits the blocked time into wait and transfer.
+   */
+  private void take(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout,
+      Landing landing) {
     checkOpen();
     checkRank(sender);
     Objects.checkFromIndexSize(offset, length, dst.length);
@@ -308,12 +326,14 @@ public final class PushTransport implements Transport {
       failed = true;
       throw Errors.lengthMismatch(id.describe() + " from rank " + sender + " (floats)", length, parcel.length);
     }
-    if (add) {
-      FloatSums.addInto(parcel.floats, 0, dst, offset, length);
-    } else {
-      System.arraycopy(parcel.floats, 0, dst, offset, length);
+    if (parcel.pooled) {
+      landing.apply(parcel.floats, 0, dst, offset, length);
+      inbox.recycle(parcel);
+    } else if (parcel.floats != dst || parcel.offset != offset || parcel.landing != landing) {
+      failed = true;
+      throw new IllegalStateException("rank " + rank + " took " + id.describe() + " from rank " + sender
+          + " other than it announced with expect()");
     }
-    inbox.recycle(parcel);
     long end = System.nanoTime();
     // Of the time blocked here, the part's bytes were on their way in from its first to its last byte.
     long moving = Math.max(0, Math.min(arrived, parcel.doneNanos) - Math.max(start, parcel.startedNanos));

@@ -79,16 +79,21 @@ public final class InMemoryTransport implements Transport {
 
   @Override
   public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    receive(sender, id, dst, offset, length, timeout, false);
+    receive(sender, id, dst, offset, length, timeout, Landing.COPY);
   }
 
   @Override
   public void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    receive(sender, id, dst, offset, length, timeout, true);
+    receive(sender, id, dst, offset, length, timeout, Landing.ADD);
+  }
+
+  @Override
+  public void fetchMean(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    receive(sender, id, dst, offset, length, timeout, Landing.MEAN_OF_TWO);
   }
 
   private void receive(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout,
-      boolean add) {
+      Landing landing) {
     checkOpen();
     checkRank(sender, "sender");
     Objects.checkFromIndexSize(offset, length, dst.length);
@@ -122,11 +127,7 @@ public final class InMemoryTransport implements Transport {
       leave(key, slot, false);
       throw Errors.lengthMismatch(id.describe() + " from rank " + sender, length, slot.data.length);
     }
-    if (add) {
-      FloatSums.addInto(slot.data, 0, dst, offset, length);
-    } else {
-      System.arraycopy(slot.data, 0, dst, offset, length);
-    }
+    landing.apply(slot.data, 0, dst, offset, length);
     leave(key, slot, true);
     stats.transferNanos.addAndGet(System.nanoTime() - ready);
     stats.bytesReceived.addAndGet(Float.BYTES * (long) length);

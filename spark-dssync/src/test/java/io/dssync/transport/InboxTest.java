@@ -1,0 +1,63 @@
+package io.dssync.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.collective.Landing;
+import io.dssync.collective.MessageId;
+import org.junit.jupiter.api.Test;
+
+/** Where parts land: announced ones straight in the reader's array, others in pooled buffers. */
+class InboxTest {
+  private static final MessageId ID = new MessageId(3, 0, 0, 1);
+
+  @Test
+  void anAnnouncedPartLandsInTheReadersArrayAsTheMeanOfTwo() {
+    Inbox inbox = new Inbox("i", 0);
+    float[] mine = {9, 1, 3, 5, 9};
+    inbox.expect(1, ID, mine, 1, 3, Landing.MEAN_OF_TWO);
+    Inbox.Parcel parcel = inbox.startFilling(1, ID, 3);
+    assertSame(mine, parcel.floats);
+    assertFalse(parcel.pooled);
+    parcel.landing.apply(new float[] {3, 5, 7}, 0, parcel.floats, parcel.offset, 3);
+    inbox.finish(parcel);
+    assertSame(parcel, inbox.take(1, ID, System.nanoTime() + 1_000_000_000L, null));
+    assertArrayEquals(new float[] {9, 2, 4, 6, 9}, mine);
+  }
+
+  @Test
+  void aPartAlreadyArrivingIsNotRedirectedByALateAnnouncement() {
+    Inbox inbox = new Inbox("i", 0);
+    Inbox.Parcel parcel = inbox.startFilling(1, ID, 2);
+    float[] mine = new float[2];
+    inbox.expect(1, ID, mine, 0, 2, Landing.COPY);
+    assertNotSame(mine, parcel.floats);
+    assertTrue(parcel.pooled);
+    assertEquals(Landing.COPY, parcel.landing);
+  }
+
+  @Test
+  void anAnnouncementOfAnotherLengthFallsBackToABufferOfTheSentLength() {
+    Inbox inbox = new Inbox("i", 0);
+    float[] mine = new float[4];
+    inbox.expect(1, ID, mine, 0, 4, Landing.COPY);
+    Inbox.Parcel parcel = inbox.startFilling(1, ID, 3);
+    assertNotSame(mine, parcel.floats);
+    assertEquals(3, parcel.length); // take() then reports the mismatch against the 4 it wanted
+  }
+
+  @Test
+  void afterTheReaderGaveUpALatePartNoLongerLandsInItsArray() {
+    Inbox inbox = new Inbox("i", 0);
+    float[] mine = new float[2];
+    inbox.expect(1, ID, mine, 0, 2, Landing.COPY);
+    assertNull(inbox.take(1, ID, System.nanoTime() + 1_000_000L, null));
+    Inbox.Parcel late = inbox.startFilling(1, ID, 2);
+    assertNotSame(mine, late.floats);
+  }
+}
