@@ -57,8 +57,8 @@ public final class AllReduceBench implements BenchMode {
           --sizes LIST        message sizes, K/M/G = 1024-based (default 4K,16K,...,256M: every x4)
           --groups LIST       group sizes g in 2..N (default every g from 2 to N); ranks are cut into
                               consecutive groups that run at once, N mod g ranks sit the size out
-          --warmup K          untimed all-reduces per point, at least (default 2); small sizes get
-                              more, up to 500, so that 256 MiB pass first (the JIT's warm-up)
+          --warmup K          untimed all-reduces per point (default: by size, so that 1 GiB passes
+                              first, 2 to 5000: the JIT compiles the per-op path after thousands)
           --iters K           timed all-reduces per point; median and min are reported (default 5)
           --raw-bytes SIZE    bytes of each raw TCP transfer between ranks 0 and 1 (default 64M)
           --raw-repeats K     raw TCP transfers; the best counts (default 3)
@@ -153,7 +153,7 @@ public final class AllReduceBench implements BenchMode {
           "Pass e.g. --raw-bytes 64M.");
     }
     String runId = "bench-" + Long.toString(System.currentTimeMillis(), 36);
-    return new AllReducePlan(runId, workers, sizes, groups, flags.integer("--warmup", 2, 0, 1000),
+    return new AllReducePlan(runId, workers, sizes, groups, flags.has("--warmup") ? flags.integer("--warmup", 0, 0, 100_000) : AllReducePlan.AUTO_WARMUP,
         flags.integer("--iters", 5, 1, 100_000), timeoutMs, raw.get(0), flags.integer("--raw-repeats", 3, 1, 100));
   }
 

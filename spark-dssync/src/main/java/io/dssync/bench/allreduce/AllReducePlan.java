@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * What every rank of the allreduce barrier stage does, in the same order on every rank: for each
- * message size (ascending), for each group size, {@code warmup} untimed and {@code iterations}
- * timed all-reduces. Ranks are cut into consecutive groups of g ({@code [0..g-1], [g..2g-1], ...})
+ * message size (ascending), for each group size, {@link #warmupOps} untimed and {@code iterations}
+ * timed all-reduces ({@code warmup} = {@link #AUTO_WARMUP}: by message size; else that many). Ranks are cut into consecutive groups of g ({@code [0..g-1], [g..2g-1], ...})
  * that all run at once, as DS-Sync groups do; the N mod g ranks left over sit that cell out.
  */
 record AllReducePlan(
@@ -48,17 +48,24 @@ record AllReducePlan(
     return group;
   }
 
-  /** Bytes a cell's warm-up moves at least: enough ops for the JIT to compile the whole path. */
-  static final long WARMUP_BYTES = 256L << 20;
-  static final int MAX_WARMUP = 500;
+  /** {@code warmup} value meaning: as many warm-up ops as the message size calls for. */
+  static final int AUTO_WARMUP = -1;
+  /** Bytes an automatic warm-up moves at least: enough ops for the JIT to compile the whole path. */
+  static final long WARMUP_BYTES = 1L << 30;
+  static final int MIN_WARMUP = 2;
+  static final int MAX_WARMUP = 5000;
 
   /**
-   * Untimed all-reduces before the cell of {@code bytes}: at least {@code warmup}, and for small
-   * messages up to {@link #MAX_WARMUP} (a JVM runs its first few hundred small ops before the JIT
-   * has compiled the path; a native peer needs none). The same on every rank: it is a count.
+   * Untimed all-reduces before the cell of {@code bytes}: {@code warmup} when given, else enough
+   * to move {@link #WARMUP_BYTES}, between {@link #MIN_WARMUP} and {@link #MAX_WARMUP} (the JIT's C2
+   * compiles a method after about 5,000 calls, and a method of the per-op path runs about once
+   * per op; a native peer needs no warm-up). The same on every rank: it is a count.
    */
   int warmupOps(long bytes) {
-    return (int) Math.max(warmup, Math.min(MAX_WARMUP, WARMUP_BYTES / bytes));
+    if (warmup != AUTO_WARMUP) {
+      return warmup;
+    }
+    return (int) Math.max(MIN_WARMUP, Math.min(MAX_WARMUP, WARMUP_BYTES / bytes));
   }
 
   int operationsPerCell(long bytes) {

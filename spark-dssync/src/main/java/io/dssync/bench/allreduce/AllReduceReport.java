@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -54,11 +55,11 @@ public final class AllReduceReport {
       String peer, List<AllReduceRow> peerRows, List<String> verdicts) {
     List<AllReduceRow> rows = run.rows();
     double raw = rows.isEmpty() ? Double.NaN : rows.get(0).rawTcpMBps();
-    folder.note(String.format(Locale.ROOT, "Network `%s`, %d workers (one barrier task each), at least %d warm-up"
-            + " (up to 500 for small sizes: see --warmup) + %d timed all-reduces per point. Raw TCP between the executors of ranks 0 and 1: **%.1f MB/s** (best of %d"
+    folder.note(String.format(Locale.ROOT, "Network `%s`, %d workers (one barrier task each), %s warm-up"
+            + " + %d timed all-reduces per point. Raw TCP between the executors of ranks 0 and 1: **%.1f MB/s** (best of %d"
             + " one-way transfers of %s, before the all-reduces %.1f MB/s, after them %.1f MB/s; measured in this"
             + " run). MB = 1e6 bytes; busbw = algbw x 2(g-1)/g.",
-        network, plan.workers(), plan.warmup(), plan.iterations(), raw, plan.rawRepeats(),
+        network, plan.workers(), warmupText(plan), plan.iterations(), raw, plan.rawRepeats(),
         ByteSize.label(plan.rawBytes()), run.rawBeforeMBps(), run.rawAfterMBps()));
     folder.write(table(network, rows), "Group all-reduce over the push transport");
     folder.chart("busbw-vs-size", chart(network, rows));
@@ -157,5 +158,13 @@ public final class AllReduceReport {
           List.of(TARGET_RATIO * raw, TARGET_RATIO * raw));
     }
     return chart;
+  }
+
+  private static String warmupText(AllReducePlan plan) {
+    if (plan.warmup() != AllReducePlan.AUTO_WARMUP) {
+      return String.valueOf(plan.warmup());
+    }
+    return "by size (" + plan.sizes().stream().map(b -> ByteSize.label(b) + ": " + plan.warmupOps(b))
+        .collect(Collectors.joining(", ")) + ")";
   }
 }
