@@ -230,6 +230,11 @@ final class DjlReplica implements ModelReplica {
     }
   }
 
+  /** Whether the state moves through views of the parameters' memory (for tests). */
+  boolean stateThroughViews() {
+    return state.throughViews();
+  }
+
   /** Native arrays this replica holds, sub-managers included; steps must leave it unchanged. */
   int liveArrays() {
     return manager.getManagedArrays().size();

@@ -3,15 +3,27 @@ package io.dssync.replica;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.pytorch.engine.PtNDArray;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.List;
 
-/** A fixed list of float32 tensors seen as one flat vector (tensor after tensor, row-major). */
+/**
+ * A fixed list of float32 tensors seen as one flat vector (tensor after tensor, row-major).
+ *
+ * <p>Reads and writes go through a view of each tensor's own memory when PyTorch offers one
+ * ({@code toByteBuffer(true)} on a contiguous CPU tensor): one copy per float, nothing allocated.
+ * This runs twice per step and replica, inside the measured sync time. Whether the views really
+ * alias the tensors is checked once, at construction; if not, the copying path is used.
+ */
 final class FlatTensors {
   private static final NDIndex ALL = new NDIndex("...");
 
   private final List<NDArray> arrays;
   private final int size;
+  private final boolean views;
 
   FlatTensors(List<NDArray> arrays) {
     this.arrays = List.copyOf(arrays);
@@ -23,10 +35,35 @@ final class FlatTensors {
       throw new IllegalArgumentException("flat vector of " + total + " floats exceeds an int index");
     }
     this.size = (int) total;
+    this.views = this.arrays.stream().allMatch(FlatTensors::viewAliases);
+  }
+
+  /** Whether a change through the tensor's memory view shows in the tensor (flips one bit, then restores it). */
+  private static boolean viewAliases(NDArray a) {
+    if (!(a instanceof PtNDArray) || a.getDataType() != DataType.FLOAT32 || a.size() == 0) {
+      return a.size() == 0;
+    }
+    FloatBuffer view = view(a);
+    float old = view.get(0);
+    float flipped = Float.intBitsToFloat(Float.floatToRawIntBits(old) ^ 1);
+    view.put(0, flipped);
+    boolean aliases = Float.floatToRawIntBits(a.toFloatArray()[0]) == Float.floatToRawIntBits(flipped);
+    view.put(0, old);
+    return aliases;
+  }
+
+  private static FloatBuffer view(NDArray a) {
+    ByteBuffer bytes = ((PtNDArray) a).toByteBuffer(true);
+    return bytes.order(ByteOrder.nativeOrder()).asFloatBuffer();
   }
 
   int size() {
     return size;
+  }
+
+  /** Whether reads and writes go through views of the tensors' memory (else through copies). */
+  boolean throughViews() {
+    return views;
   }
 
   List<NDArray> arrays() {
@@ -37,9 +74,13 @@ final class FlatTensors {
   void read(float[] dst, int offset) {
     int pos = offset;
     for (NDArray a : arrays) {
-      float[] part = a.toFloatArray();
-      System.arraycopy(part, 0, dst, pos, part.length);
-      pos += part.length;
+      int n = (int) a.size();
+      if (views) {
+        view(a).get(dst, pos, n);
+      } else {
+        System.arraycopy(a.toFloatArray(), 0, dst, pos, n);
+      }
+      pos += n;
     }
   }
 
@@ -52,6 +93,11 @@ final class FlatTensors {
     int pos = offset;
     for (NDArray a : arrays) {
       int n = (int) a.size();
+      if (views) {
+        view(a).put(src, pos, n);
+        pos += n;
+        continue;
+      }
       try (NDArray tmp = scratch.create(FloatBuffer.wrap(src, pos, n), a.getShape())) {
         a.set(ALL, tmp);
       }
