@@ -20,25 +20,32 @@ public interface Transport extends AutoCloseable {
   /** Publish {@code data[offset, offset+length)} under {@code id} for ranks {@code readers}. */
   void publish(MessageId id, float[] data, int offset, int length, int[] readers);
 
+  /**
+   * Waits for the chunk {@code id} published by {@code sender} and lands it in
+   * {@code dst[offset, offset+length)} as {@code landing} says (copied, added element by element in
+   * FP32, or averaged with what is there), straight from the received buffer.
+   */
+  void fetch(int sender, MessageId id, float[] dst, int offset, int length, Landing landing, Duration timeout);
+
   /** Fetch the chunk {@code id} published by {@code sender} into {@code dst[offset, offset+length)}. */
-  void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout);
+  default void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    fetch(sender, id, dst, offset, length, Landing.COPY, timeout);
+  }
+
+  /** Like {@link #fetch}, but adds the chunk into {@code dst}: {@code dst[offset+i] += chunk[i]} (FP32). */
+  default void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    fetch(sender, id, dst, offset, length, Landing.ADD, timeout);
+  }
+
+  /** Like {@link #fetch}, but lands the chunk as the mean of two ({@link Landing#MEAN_OF_TWO}). */
+  default void fetchMean(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
+    fetch(sender, id, dst, offset, length, Landing.MEAN_OF_TWO, timeout);
+  }
 
   /**
-   * Like {@link #fetch}, but adds the chunk into {@code dst[offset, offset+length)} element by
-   * element ({@code dst[offset+i] += chunk[i]}, FP32), straight from the received buffer.
-   */
-  void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout);
-
-  /**
-   * Like {@link #fetch}, but lands the chunk as the mean of two:
-   * {@code dst[offset+i] = (dst[offset+i] + chunk[i]) * 0.5f} ({@link Landing#MEAN_OF_TWO}).
-   */
-  void fetchMean(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout);
-
-  /**
-   * Announces that the fetch of this chunk with {@code landing} ({@code fetch}: COPY,
-   * {@code fetchAdd}: ADD, {@code fetchMean}: MEAN_OF_TWO) into {@code dst[offset, offset+length)} will follow, so the chunk may land there
-   * directly as it arrives instead of in a buffer first. The caller must not touch that range
+   * Announces that a fetch of this chunk into {@code dst[offset, offset+length)} with
+   * {@code landing} will follow, so the chunk may land there directly as it arrives instead of in
+   * a buffer first. The caller must not touch that range
    * until the fetch returns. A hint: a transport may ignore it, and a chunk that arrived earlier
    * still comes from its buffer.
    */

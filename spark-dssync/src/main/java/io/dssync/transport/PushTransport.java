@@ -172,18 +172,9 @@ public final class PushTransport implements Transport {
   }
 
   @Override
-  public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    take(sender, id, dst, offset, length, timeout, Landing.COPY);
-  }
-
-  @Override
-  public void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    take(sender, id, dst, offset, length, timeout, Landing.ADD);
-  }
-
-  @Override
-  public void fetchMean(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    take(sender, id, dst, offset, length, timeout, Landing.MEAN_OF_TWO);
+  public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Landing landing,
+      Duration timeout) {
+    take(sender, id, dst, offset, length, timeout, landing);
   }
 
   /** The part will land in {@code dst} as it arrives: no pooled buffer, no second copy. */

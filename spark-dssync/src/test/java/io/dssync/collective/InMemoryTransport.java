@@ -78,18 +78,9 @@ public final class InMemoryTransport implements Transport {
   }
 
   @Override
-  public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    receive(sender, id, dst, offset, length, timeout, Landing.COPY);
-  }
-
-  @Override
-  public void fetchAdd(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    receive(sender, id, dst, offset, length, timeout, Landing.ADD);
-  }
-
-  @Override
-  public void fetchMean(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout) {
-    receive(sender, id, dst, offset, length, timeout, Landing.MEAN_OF_TWO);
+  public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Landing landing,
+      Duration timeout) {
+    receive(sender, id, dst, offset, length, timeout, landing);
   }
 
   private void receive(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout,
