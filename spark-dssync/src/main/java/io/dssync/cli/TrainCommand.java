@@ -7,7 +7,7 @@ import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.train.DsSyncTrainer;
-import io.dssync.train.SparkSessions;
+import io.dssync.launch.SparkSessions;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;

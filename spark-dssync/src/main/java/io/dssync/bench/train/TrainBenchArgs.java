@@ -1,11 +1,11 @@
 package io.dssync.bench.train;
 
-import io.dssync.bench.BenchFlags;
+import io.dssync.launch.CommandFlags;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.FashionMnist;
 import io.dssync.errors.Errors;
 import io.dssync.train.Setting;
-import io.dssync.train.SparkSessions;
+import io.dssync.launch.SparkSessions;
 import io.dssync.train.TrainerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The command line of the training benchmarks ({@code train}, {@code peer}): the benchmark's own
- * flags, read through {@link BenchFlags}, plus any trainer setting ({@code --learning-rate},
+ * flags, read through {@link CommandFlags}, plus any trainer setting ({@code --learning-rate},
  * {@code --batch-size}, {@code --model}, ...) passed on to every configuration's
  * {@link TrainerConfig}. Settings the benchmark varies itself are refused, so a run can never
  * silently compare something other than what its table says.
@@ -36,10 +36,10 @@ public final class TrainBenchArgs {
       "--test-limit", "Evaluate on only the first N test examples (0 = all 10000; default 0)",
       "--target-accuracy", "Test accuracy whose first crossing is timed, in (0, 1)");
 
-  private final BenchFlags flags;
+  private final CommandFlags flags;
   private final Map<Setting<?>, String> trainerSettings;
 
-  private TrainBenchArgs(BenchFlags flags, Map<Setting<?>, String> trainerSettings) {
+  private TrainBenchArgs(CommandFlags flags, Map<Setting<?>, String> trainerSettings) {
     this.flags = flags;
     this.trainerSettings = trainerSettings;
   }
@@ -70,7 +70,7 @@ public final class TrainBenchArgs {
       setting.parse(value); // fails now, naming the flag, rather than in the middle of the run
       trainer.put(setting, value);
     }
-    return new TrainBenchArgs(BenchFlags.parse(bench.toArray(new String[0]), benchFlags), trainer);
+    return new TrainBenchArgs(CommandFlags.parse(bench.toArray(new String[0]), benchFlags), trainer);
   }
 
   private static Setting<?> findSetting(String flag, Set<String> benchFlags) {
@@ -83,7 +83,7 @@ public final class TrainBenchArgs {
     throw Errors.unknownName("flag", flag, known);
   }
 
-  public BenchFlags flags() {
+  public CommandFlags flags() {
     return flags;
   }
 
@@ -148,7 +148,7 @@ public final class TrainBenchArgs {
   }
 
   /** A {@code true|false} flag. */
-  public static boolean bool(BenchFlags flags, String flag, boolean fallback) {
+  public static boolean bool(CommandFlags flags, String flag, boolean fallback) {
     String v = flags.string(flag, String.valueOf(fallback)).trim().toLowerCase(java.util.Locale.ROOT);
     if (!v.equals("true") && !v.equals("false")) {
       throw Errors.invalidSetting(flag, v, "must be true or false", "Pass " + flag + " " + !fallback + " or leave it out.");

@@ -1,4 +1,4 @@
-package io.dssync.bench;
+package io.dssync.launch;
 
 import io.dssync.errors.Errors;
 import java.nio.file.Path;
@@ -14,14 +14,14 @@ import java.util.Set;
  * values through {@link Errors#invalidSetting} (naming the flag, the value and the fix). Unknown
  * flags are rejected up front, so a typo never silently falls back to a default.
  */
-public final class BenchFlags {
+public final class CommandFlags {
   private final Map<String, String> values = new LinkedHashMap<>();
 
-  private BenchFlags() {}
+  private CommandFlags() {}
 
   /** Parses {@code args}; every flag must be one of {@code known} and carry a value. */
-  public static BenchFlags parse(String[] args, Set<String> known) {
-    BenchFlags flags = new BenchFlags();
+  public static CommandFlags parse(String[] args, Set<String> known) {
+    CommandFlags flags = new CommandFlags();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (!known.contains(flag)) {
