@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * The {@code --flag value} pairs of one bench mode, read with typed getters that reject bad
  * values through {@link Errors#invalidSetting} (naming the flag, the value and the fix). Unknown
- * flags are rejected up front, so a typo never silently falls back to a default.
+ * flags are rejected up front, so a typo never silently falls back to a default. The one parser of
+ * {@code --flag value} command lines: {@code dssync train} and every bench mode read theirs here.
  */
 public final class CommandFlags {
   private final Map<String, String> values = new LinkedHashMap<>();
@@ -21,18 +22,32 @@ public final class CommandFlags {
 
   /** Parses {@code args}; every flag must be one of {@code known} and carry a value. */
   public static CommandFlags parse(String[] args, Set<String> known) {
+    return of(pairs(args), known);
+  }
+
+  /** The flags of {@code given}; every one must be in {@code known}. */
+  static CommandFlags of(Map<String, String> given, Set<String> known) {
     CommandFlags flags = new CommandFlags();
+    for (Map.Entry<String, String> f : given.entrySet()) {
+      if (!known.contains(f.getKey())) {
+        throw Errors.unknownName("flag", f.getKey(), known.toArray());
+      }
+      flags.values.put(f.getKey(), f.getValue());
+    }
+    return flags;
+  }
+
+  /** The {@code --flag value} pairs of {@code args} in order (a flag given twice: the last wins). */
+  public static Map<String, String> pairs(String[] args) {
+    Map<String, String> pairs = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
-      if (!known.contains(flag)) {
-        throw Errors.unknownName("flag", flag, known.toArray());
-      }
       if (i + 1 >= args.length) {
         throw Errors.invalidSetting(flag, "(nothing)", "a flag needs a value", "Write " + flag + " VALUE.");
       }
-      flags.values.put(flag, args[++i]);
+      pairs.put(flag, args[++i]);
     }
-    return flags;
+    return pairs;
   }
 
   public boolean has(String flag) {
@@ -45,6 +60,25 @@ public final class CommandFlags {
 
   public Path path(String flag, String fallback) {
     return Path.of(string(flag, fallback));
+  }
+
+  /** A {@code true|false} flag. */
+  public boolean bool(String flag, boolean fallback) {
+    String v = string(flag, String.valueOf(fallback)).trim().toLowerCase(Locale.ROOT);
+    if (!v.equals("true") && !v.equals("false")) {
+      throw Errors.invalidSetting(flag, v, "must be true or false", "Pass " + flag + " " + !fallback + " or leave it out.");
+    }
+    return v.equals("true");
+  }
+
+  /** A short label for tables and file rows, such as a network's name. */
+  public String label(String flag, String fallback, String example) {
+    String label = string(flag, fallback);
+    if (!label.matches("[A-Za-z0-9_.-]+")) {
+      throw Errors.invalidSetting(flag, label, "must be a short label of letters, digits, '.', '_' or '-'",
+          "Pass e.g. " + flag + " " + example + ".");
+    }
+    return label;
   }
 
   /** An int in [min, max]. */
@@ -61,7 +95,8 @@ public final class CommandFlags {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw Errors.invalidSetting(flag, v, "it must be a whole number from " + min + " to " + max,
+    throw Errors.invalidSetting(flag, v, "it must be a whole number "
+        + (max == Integer.MAX_VALUE ? ">= " + min : "from " + min + " to " + max),
         "Pass e.g. " + flag + " " + Math.max(min, Math.min(max, fallback)) + ".");
   }
 

@@ -158,12 +158,7 @@ public final class AllReduceBench implements BenchMode {
   }
 
   static String network(CommandFlags flags) {
-    String network = flags.string("--network", "loopback");
-    if (!network.matches("[A-Za-z0-9_.-]+")) {
-      throw Errors.invalidSetting("--network", network, "a label uses letters, digits, '_', '.' and '-'",
-          "Pass e.g. --network tbf-100mbit.");
-    }
-    return network;
+    return flags.label("--network", "loopback", "tbf-100mbit");
   }
 
   /** N of {@code local-cluster[N,cores,mb]}; 4 for other masters. */

@@ -97,8 +97,8 @@ public final class PeerBench implements BenchMode {
     }
     PeerBenchMllib.Settings mllib = new PeerBenchMllib.Settings(maxIter, chunk, solver,
         f.integer("--mllib-block-size", 128, 1, 1 << 20), probe.get(TrainerConfig.SEED));
-    return new Plan(parsed, base, mllib, TrainBenchArgs.bool(f, "--mllib-reference", true),
-        TrainBenchArgs.bool(f, "--warm-up", true),
+    return new Plan(parsed, base, mllib, f.bool("--mllib-reference", true),
+        f.bool("--warm-up", true),
         parsed.network(), parsed.targetAccuracy(DEFAULT_TARGET), parsed.out(), commandLine);
   }
 
