@@ -4,7 +4,6 @@ import io.dssync.bench.PythonPeer;
 import io.dssync.launch.CommandFlags;
 import io.dssync.bench.BenchMode;
 import io.dssync.launch.ByteSize;
-import io.dssync.bench.LongSizes;
 import io.dssync.bench.ResultsFolder;
 import io.dssync.errors.Errors;
 import io.dssync.train.ClusterSlots;
