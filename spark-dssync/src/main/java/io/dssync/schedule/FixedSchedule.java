@@ -1,18 +1,40 @@
 package io.dssync.schedule;
 
-/** One group of all N workers at every step: synchronous all-reduce. */
-final class FullSchedule implements GroupSchedule {
+/**
+ * The same groups at every step: one group of all N workers (full: synchronous all-reduce), or N
+ * groups of one (local: no averaging; local SGD when combined with a global average).
+ */
+final class FixedSchedule implements GroupSchedule {
   private static final long serialVersionUID = 1L;
 
   private final int[][] groups;
+  /** groupIndex[rank]: which of {@code groups} holds the rank. */
+  private final int[] groupIndex;
 
-  FullSchedule(int workers) {
-    this.groups = new int[][] {Partitions.allRanks(workers)};
+  private FixedSchedule(int[][] groups, int[] groupIndex) {
+    this.groups = groups;
+    this.groupIndex = groupIndex;
+  }
+
+  /** One group of all {@code workers}. */
+  static FixedSchedule full(int workers) {
+    return new FixedSchedule(new int[][] {Partitions.allRanks(workers)}, new int[workers]);
+  }
+
+  /** Every worker in a group of its own. */
+  static FixedSchedule local(int workers) {
+    int[][] groups = new int[workers][];
+    int[] index = new int[workers];
+    for (int rank = 0; rank < workers; rank++) {
+      groups[rank] = new int[] {rank};
+      index[rank] = rank;
+    }
+    return new FixedSchedule(groups, index);
   }
 
   @Override
   public int workers() {
-    return groups[0].length;
+    return groupIndex.length;
   }
 
   @Override
@@ -24,6 +46,6 @@ final class FullSchedule implements GroupSchedule {
   @Override
   public int[] groupOf(int rank, long step) {
     Partitions.checkRank(rank, workers());
-    return groupsAt(step)[0];
+    return groupsAt(step)[groupIndex[rank]];
   }
 }
