@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The {@code --flag value} pairs of one bench mode, read with typed getters that reject bad
@@ -137,50 +139,41 @@ public final class CommandFlags {
 
   /** A comma-separated list of ints, each in [min, max]; sorted, duplicates removed. */
   public List<Integer> integers(String flag, List<Integer> fallback, int min, int max) {
-    String v = values.get(flag);
-    if (v == null) {
-      return fallback;
-    }
-    List<Integer> out = new ArrayList<>();
-    for (String part : v.split(",")) {
+    return list(flag, fallback, part -> {
       try {
-        int n = Integer.parseInt(part.trim());
-        if (n >= min && n <= max) {
-          if (!out.contains(n)) {
-            out.add(n);
-          }
-          continue;
-        }
+        int n = Integer.parseInt(part);
+        return n >= min && n <= max ? n : null;
       } catch (NumberFormatException e) {
-        // reported below
+        return null;
       }
-      throw Errors.invalidSetting(flag, v, "every entry must be a whole number from " + min + " to " + max
-          + " ('" + part + "' is not)", "Pass e.g. " + flag + " " + min + "," + max + ".");
-    }
-    out.sort(null);
-    return out;
+    }, "every entry must be a whole number from " + min + " to " + max, "Pass e.g. " + flag + " " + min + "," + max + ".");
   }
 
   /** A comma-separated list of byte sizes such as {@code 4K,64M,1G}; sorted, duplicates removed. */
   public List<Long> byteSizes(String flag, List<Long> fallback, long min, long max) {
+    return list(flag, fallback, part -> {
+      long bytes = parseBytes(part);
+      return bytes >= min && bytes <= max ? bytes : null;
+    }, "every size must be from " + ByteSize.label(min) + " to " + ByteSize.label(max),
+        "Write sizes as a number with an optional K, M or G suffix (powers of 1024), e.g. 4K,64M.");
+  }
+
+  /** A comma-separated list read by {@code entry} (null for a bad entry, which breaks {@code rule}). */
+  private <T extends Comparable<T>> List<T> list(String flag, List<T> fallback, Function<String, T> entry,
+      String rule, String fix) {
     String v = values.get(flag);
     if (v == null) {
       return fallback;
     }
-    List<Long> out = new ArrayList<>();
+    TreeSet<T> out = new TreeSet<>(); // sorted, duplicates removed
     for (String part : v.split(",")) {
-      long bytes = parseBytes(part.trim());
-      if (bytes < min || bytes > max) {
-        throw Errors.invalidSetting(flag, v, "every size must be from " + ByteSize.label(min) + " to "
-            + ByteSize.label(max) + " ('" + part + "' is not)",
-            "Write sizes as a number with an optional K, M or G suffix (powers of 1024), e.g. 4K,64M.");
+      T t = entry.apply(part.trim());
+      if (t == null) {
+        throw Errors.invalidSetting(flag, v, rule + " ('" + part + "' is not)", fix);
       }
-      if (!out.contains(bytes)) {
-        out.add(bytes);
-      }
+      out.add(t);
     }
-    out.sort(null);
-    return out;
+    return new ArrayList<>(out);
   }
 
   /** Bytes of {@code 4096}, {@code 4K}, {@code 64M}, {@code 1G} (binary units); -1 when malformed. */
