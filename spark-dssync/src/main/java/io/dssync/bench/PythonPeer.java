@@ -1,5 +1,6 @@
 package io.dssync.bench;
 
+import io.dssync.data.fetch.ProcessRunner;
 import io.dssync.errors.Errors;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,10 +67,10 @@ public final class PythonPeer {
       if (!process.waitFor(timeoutS, TimeUnit.SECONDS)) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
-        throw Errors.peerFailed(name, "it did not finish in " + timeoutS + " s", tail(log));
+        throw Errors.peerFailed(name, "it did not finish in " + timeoutS + " s", ProcessRunner.tail(log, 5));
       }
       if (process.exitValue() != 0) {
-        throw Errors.peerFailed(name, "exit code " + process.exitValue(), tail(log));
+        throw Errors.peerFailed(name, "exit code " + process.exitValue(), ProcessRunner.tail(log, 5));
       }
       return Files.readAllLines(output, StandardCharsets.UTF_8);
     } catch (IOException e) {
@@ -99,15 +100,6 @@ public final class PythonPeer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size())).trim();
-    } catch (IOException e) {
-      return "no output";
     }
   }
 }

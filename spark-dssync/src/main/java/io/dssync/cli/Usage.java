@@ -1,5 +1,6 @@
 package io.dssync.cli;
 
+import io.dssync.launch.TrainingArgs.RunFlag;
 import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
 
@@ -14,6 +15,9 @@ final class Usage {
         .append("       dssync bench MODE [flags]        benchmarks (dssync bench help lists the modes)\n")
         .append("       dssync help\n\n")
         .append("Run flags of train:\n");
+    for (RunFlag f : RunFlag.values()) {
+      sb.append(String.format("  %-26s %s%n", f.flag + " VALUE", f.help()));
+    }
     for (RunOption o : RunOption.values()) {
       sb.append(String.format("  %-26s %s (default: %s)%n", o.flag + " VALUE", o.doc, o.defaultText));
     }

@@ -53,9 +53,9 @@ public final class GroupAllReduce {
 
   public GroupAllReduce(Transport transport, Duration timeout) {
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-      throw Errors.invalidSetting(
-          "sync timeout", timeout, "the all-reduce timeout must be positive",
-          "Set dssync.syncTimeoutMs to a positive number of milliseconds.");
+      throw Errors.invalidFlag(
+          "syncTimeoutMs", timeout, "the all-reduce timeout must be positive",
+          "Set it to a positive number of milliseconds.");
     }
     this.transport = transport;
     this.timeout = timeout;

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * {@code <cacheDir>/kjv/kjv-verses.txt}, one verse a line as Debian's {@code bible -f} prints it,
  * verified by SHA-256; fetched with {@link BibleProgramSource} when missing.
  */
-public final class KingJamesBible {
+final class KingJamesBible {
   public static final String NAME = "kjv";
   public static final int VERSES = 31_102;
   static final ExpectedFile VERSES_FILE = new ExpectedFile(NAME, "kjv-verses.txt", 4_404_412L,

@@ -29,7 +29,7 @@ public final class ShardBatcher {
           + " workers", "Use fewer workers or more data");
     }
     if (batchSize < 1) {
-      throw Errors.invalidSetting("batchSize", batchSize, "must be at least 1",
+      throw Errors.invalidFlag("batchSize", batchSize, "must be at least 1",
           "Set a positive batch size per worker.");
     }
     this.shard = shard;

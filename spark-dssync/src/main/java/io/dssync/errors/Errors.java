@@ -62,7 +62,7 @@ public final class Errors {
         ErrorKind.SYNC_TIMEOUT,
         "Rank " + rank + " waited " + timeoutMs + " ms at step " + step + " for " + what
             + " from rank " + peer + ", which did not arrive. The peer is slow, stuck or lost;"
-            + " raise dssync.syncTimeoutMs if it is only slow.");
+            + " raise " + flag("syncTimeoutMs") + " if it is only slow.");
   }
 
   public static DsSyncException transportFailure(int rank, int peer, long step, String what, Throwable cause) {
@@ -139,9 +139,9 @@ public final class Errors {
 
   /** A stage kept failing with retryable errors; {@code last} is the final attempt's error. */
   public static DsSyncException stageAttemptsExhausted(int stage, int attempts, DsSyncException last) {
-    return new DsSyncException(last.kind(), "Stage " + stage + " failed " + attempts + " times (dssync.maxStageAttempts = "
-        + attempts + "); giving up. Last error: " + last.getMessage()
-        + " Check executor logs for lost executors, or raise --max-stage-attempts.", last);
+    return new DsSyncException(last.kind(), "Stage " + stage + " failed " + attempts + " times (" + flag("maxStageAttempts")
+        + " = " + attempts + "); giving up. Last error: " + last.getMessage()
+        + " Check executor logs for lost executors, or raise " + flag("maxStageAttempts") + ".", last);
   }
 
   /** A failure injected on purpose by the spark.dssync.test.* hooks (tests only). */

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 
 /** Area under the ROC curve of scores against 0/1 labels (Mann-Whitney U; ties count half). */
-public final class Auc {
+final class Auc {
   private Auc() {}
 
   /** The AUC, or NaN when one of the two classes is absent (the curve is undefined then). */

@@ -52,7 +52,7 @@ final class InputChecks {
 
   static void learningRate(float learningRate) {
     if (!(learningRate >= 0) || Float.isInfinite(learningRate)) {
-      throw Errors.invalidSetting("learning rate", learningRate, "must be finite and >= 0",
+      throw Errors.invalidFlag("learningRate", learningRate, "must be finite and >= 0",
           "Check the learning-rate schedule.");
     }
   }

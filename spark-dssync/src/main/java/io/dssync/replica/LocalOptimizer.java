@@ -39,11 +39,11 @@ abstract class LocalOptimizer {
     if (spec.kind() == null) {
       throw Errors.unknownName("optimizer", "null", KINDS);
     }
-    inUnitInterval("optimizer.momentum", spec.momentum());
+    inUnitInterval(Errors.flag("momentum"), spec.momentum());
     inUnitInterval("optimizer.beta1", spec.beta1());
     inUnitInterval("optimizer.beta2", spec.beta2());
     if (!(spec.weightDecay() >= 0) || Double.isInfinite(spec.weightDecay())) {
-      throw Errors.invalidSetting("optimizer.weightDecay", spec.weightDecay(),
+      throw Errors.invalidFlag("weightDecay", spec.weightDecay(),
           "must be finite and >= 0", "Use 0 for no weight decay, typically 1e-4 to 5e-4.");
     }
     if (!(spec.epsilon() > 0) || Double.isInfinite(spec.epsilon())) {

@@ -25,7 +25,7 @@ final class TorchRuntime {
   /** Loads the engine if needed, caps intra-op threads at {@code requested}, and returns a new base manager. */
   static synchronized NDManager newManager(int requested) {
     if (requested < 1) {
-      throw Errors.invalidSetting("replica threads", requested, "must be at least 1",
+      throw Errors.invalidFlag("threadsPerWorker", requested, "must be at least 1",
           "Set it to spark.task.cpus (1 on a shared machine).");
     }
     if (engine == null) {

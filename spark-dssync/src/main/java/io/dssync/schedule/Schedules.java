@@ -15,8 +15,8 @@ public final class Schedules {
     int n = spec.workers();
     GroupSchedule base =
         switch (spec.kind()) {
-          case FULL -> new FullSchedule(n);
-          case LOCAL -> new LocalSchedule(n);
+          case FULL -> FixedSchedule.full(n);
+          case LOCAL -> FixedSchedule.local(n);
           case RANDOM -> new RandomSchedule(n, spec.groupSize(), spec.shufflePeriod(), spec.seed());
           case BUTTERFLY -> new ButterflySchedule(n, spec.groupSize());
         };

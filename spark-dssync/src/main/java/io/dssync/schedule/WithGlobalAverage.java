@@ -6,7 +6,7 @@ import io.dssync.errors.Errors;
  * Adds a global average every H steps to another schedule: after step t with (t + 1) % H == 0
  * all N workers form one group; at every other step the wrapped schedule decides.
  */
-public final class WithGlobalAverage implements GroupSchedule {
+final class WithGlobalAverage implements GroupSchedule {
   private static final long serialVersionUID = 1L;
 
   private final GroupSchedule inner;

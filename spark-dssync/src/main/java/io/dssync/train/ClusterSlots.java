@@ -39,10 +39,10 @@ public final class ClusterSlots {
       slots = TaskSlots.concurrent(sc);
     }
     if (slots < workers) {
-      throw Errors.invalidSetting("--workers", workers,
+      throw Errors.invalidSetting(TrainerConfig.WORKERS.flag(), workers,
           "it needs " + workers + " free task slots at once but the cluster offers " + slots
               + " (executor cores / spark.task.cpus = " + sc.conf().get("spark.task.cpus", "1") + ")",
-          "Use --workers " + Math.max(1, slots) + " or fewer, or add executors or cores.");
+          "Use " + TrainerConfig.WORKERS.flag() + " " + Math.max(1, slots) + " or fewer, or add executors or cores.");
     }
   }
 }

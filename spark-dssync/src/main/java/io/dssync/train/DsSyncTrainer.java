@@ -262,7 +262,7 @@ public final class DsSyncTrainer {
     settingsText().forEach((name, now) -> {
       String saved = c.settings().get(name);
       if (!FREE_ON_RESUME.contains(name) && saved != null && !saved.equals(now)) {
-        throw Errors.checkpointMismatch(loaded.path(), name, saved, now);
+        throw Errors.checkpointMismatch(loaded.path(), Errors.flag(name), saved, now);
       }
     });
     if (c.totalSteps() != totalSteps) {

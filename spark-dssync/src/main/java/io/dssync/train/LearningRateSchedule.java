@@ -3,7 +3,7 @@ package io.dssync.train;
 import java.io.Serializable;
 
 /** Learning rate at a global step: optional linear warm-up, then constant, cosine or step decay. */
-public record LearningRateSchedule(String kind, double peak, int warmupSteps, long totalSteps)
+record LearningRateSchedule(String kind, double peak, int warmupSteps, long totalSteps)
     implements Serializable {
 
   public float at(long step) {

@@ -9,7 +9,7 @@ import java.io.Serializable;
  * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
  * (computed identically everywhere from its seed), model, optimizer and learning-rate settings.
  */
-public record StageWork(
+record StageWork(
     String runId,
     int stage,
     long firstStep,

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.launch.TrainingArgs;
 import io.dssync.models.Models;
 import io.dssync.train.TrainerConfig;
 import java.io.ByteArrayOutputStream;
@@ -42,13 +43,7 @@ class PresetTest {
       Map<String, String> flags = p.flags();
       assertTrue(Arrays.asList(DatasetChoice.NAMES).contains(flags.get("--dataset")), p.name + " dataset");
       assertTrue(Models.isKnown(flags.get("--model")), p.name + " model");
-      TrainerConfig.Builder builder = TrainerConfig.builder();
-      flags.forEach((flag, value) -> {
-        if (RunOption.find(flag) == null) {
-          builder.set(flag, value);
-        }
-      });
-      TrainerConfig config = builder.build();
+      TrainerConfig config = TrainingArgs.of(flags, RunOption.flags(), Map.of()).trainer(Map.of()).build();
       assertEquals(flags.get("--model"), config.get(TrainerConfig.MODEL), p.name);
     }
   }

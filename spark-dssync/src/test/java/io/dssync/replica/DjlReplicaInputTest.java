@@ -84,14 +84,14 @@ class DjlReplicaInputTest {
   void momentumOutsideUnitIntervalIsRejected() {
     DsSyncException e = assertThrows(DsSyncException.class,
         () -> Replicas.create(MLP, OptimizerSpec.sgd(1.0, 0), 1));
-    assertTrue(e.getMessage().contains("optimizer.momentum = 1.0"), e.getMessage());
+    assertTrue(e.getMessage().contains("--momentum = 1.0"), e.getMessage());
   }
 
   @Test
   void zeroThreadsIsRejected() {
     DsSyncException e = assertThrows(DsSyncException.class,
         () -> Replicas.create(MLP, OptimizerSpec.sgd(0, 0), 0));
-    assertTrue(e.getMessage().contains("replica threads = 0"), e.getMessage());
+    assertTrue(e.getMessage().contains("--threads-per-worker = 0"), e.getMessage());
   }
 
   @Test

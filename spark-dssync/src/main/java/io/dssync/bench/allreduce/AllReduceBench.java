@@ -1,14 +1,13 @@
 package io.dssync.bench.allreduce;
 
 import io.dssync.bench.PythonPeer;
-import io.dssync.bench.BenchFlags;
+import io.dssync.launch.CommandFlags;
 import io.dssync.bench.BenchMode;
-import io.dssync.bench.ByteSize;
-import io.dssync.bench.LongSizes;
+import io.dssync.launch.ByteSize;
 import io.dssync.bench.ResultsFolder;
 import io.dssync.errors.Errors;
 import io.dssync.train.ClusterSlots;
-import io.dssync.train.SparkSessions;
+import io.dssync.launch.SparkSessions;
 import io.dssync.train.TrainerConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -76,7 +75,7 @@ public final class AllReduceBench implements BenchMode {
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err) {
-    BenchFlags flags = BenchFlags.parse(args, FLAGS);
+    CommandFlags flags = CommandFlags.parse(args, FLAGS);
     String master = flags.string("--master", SparkSessions.submittedMaster().orElse(DEFAULT_MASTER));
     AllReducePlan plan = plan(flags, master);
     String network = network(flags);
@@ -135,7 +134,7 @@ public final class AllReduceBench implements BenchMode {
     return AllReduceRun.from(plan, results);
   }
 
-  static AllReducePlan plan(BenchFlags flags, String master) {
+  static AllReducePlan plan(CommandFlags flags, String master) {
     int workers = flags.integer("--workers", defaultWorkers(master), 2, 4096);
     List<Long> sizes = flags.byteSizes("--sizes", DEFAULT_SIZES, 4, 1L << 30);
     for (long s : sizes) {
@@ -157,13 +156,8 @@ public final class AllReduceBench implements BenchMode {
         flags.integer("--iters", 5, 1, 100_000), timeoutMs, raw.get(0), flags.integer("--raw-repeats", 3, 1, 100));
   }
 
-  static String network(BenchFlags flags) {
-    String network = flags.string("--network", "loopback");
-    if (!network.matches("[A-Za-z0-9_.-]+")) {
-      throw Errors.invalidSetting("--network", network, "a label uses letters, digits, '_', '.' and '-'",
-          "Pass e.g. --network tbf-100mbit.");
-    }
-    return network;
+  static String network(CommandFlags flags) {
+    return flags.label("--network", "loopback", "tbf-100mbit");
   }
 
   /** N of {@code local-cluster[N,cores,mb]}; 4 for other masters. */

@@ -1,6 +1,5 @@
 package io.dssync.bench.allreduce;
 
-import io.dssync.bench.ProcessCpu;
 import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.TransportStats;
 import io.dssync.errors.Errors;

@@ -1,6 +1,6 @@
 package io.dssync.bench.allreduce;
 
-import io.dssync.bench.ByteSize;
+import io.dssync.launch.ByteSize;
 import io.dssync.bench.PythonPeer;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.dssync.bench.peer;
 
-import io.dssync.bench.BenchFlags;
+import io.dssync.launch.CommandFlags;
 import io.dssync.bench.BenchMode;
 import io.dssync.bench.train.TrainBenchArgs;
 import io.dssync.bench.train.TrainBenchConfigs;
@@ -88,7 +88,7 @@ public final class PeerBench implements BenchMode {
       throw Errors.invalidSetting("--workers", probe.workers(), "the peer comparison runs DS-Sync with g = 2",
           "Pass --workers 2 or more.");
     }
-    BenchFlags f = parsed.flags();
+    CommandFlags f = parsed.flags();
     int maxIter = f.integer("--mllib-max-iter", 100, 1, 100_000);
     int chunk = f.integer("--mllib-chunk-iter", 10, 1, maxIter);
     String solver = f.string("--mllib-solver", "l-bfgs");
@@ -97,8 +97,8 @@ public final class PeerBench implements BenchMode {
     }
     PeerBenchMllib.Settings mllib = new PeerBenchMllib.Settings(maxIter, chunk, solver,
         f.integer("--mllib-block-size", 128, 1, 1 << 20), probe.get(TrainerConfig.SEED));
-    return new Plan(parsed, base, mllib, TrainBenchArgs.bool(f, "--mllib-reference", true),
-        TrainBenchArgs.bool(f, "--warm-up", true),
+    return new Plan(parsed, base, mllib, f.bool("--mllib-reference", true),
+        f.bool("--warm-up", true),
         parsed.network(), parsed.targetAccuracy(DEFAULT_TARGET), parsed.out(), commandLine);
   }
 

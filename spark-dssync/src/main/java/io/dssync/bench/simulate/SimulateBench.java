@@ -1,6 +1,6 @@
 package io.dssync.bench.simulate;
 
-import io.dssync.bench.BenchFlags;
+import io.dssync.launch.CommandFlags;
 import io.dssync.bench.BenchMode;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.ResultsFolder;
@@ -60,7 +60,7 @@ public final class SimulateBench implements BenchMode {
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err) {
-    BenchFlags flags = BenchFlags.parse(args, FLAGS);
+    CommandFlags flags = CommandFlags.parse(args, FLAGS);
     Path root = flags.path("--out", "bench-results");
     Path allReduceCsv = flags.path("--allreduce-csv", root.resolve("allreduce").resolve("allreduce.csv").toString());
     Path trainCsv = flags.path("--train-csv", root.resolve("train").resolve("runs.csv").toString());

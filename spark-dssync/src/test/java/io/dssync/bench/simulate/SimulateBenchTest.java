@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.bench.BenchTable;
-import io.dssync.bench.ByteSize;
+import io.dssync.launch.ByteSize;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.allreduce.AllReduceReport;
 import io.dssync.errors.DsSyncException;

@@ -1,4 +1,4 @@
-package io.dssync.bench;
+package io.dssync.launch;
 
 import io.dssync.errors.Errors;
 import java.nio.file.Path;
@@ -8,31 +8,48 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The {@code --flag value} pairs of one bench mode, read with typed getters that reject bad
  * values through {@link Errors#invalidSetting} (naming the flag, the value and the fix). Unknown
- * flags are rejected up front, so a typo never silently falls back to a default.
+ * flags are rejected up front, so a typo never silently falls back to a default. The one parser of
+ * {@code --flag value} command lines: {@code dssync train} and every bench mode read theirs here.
  */
-public final class BenchFlags {
+public final class CommandFlags {
   private final Map<String, String> values = new LinkedHashMap<>();
 
-  private BenchFlags() {}
+  private CommandFlags() {}
 
   /** Parses {@code args}; every flag must be one of {@code known} and carry a value. */
-  public static BenchFlags parse(String[] args, Set<String> known) {
-    BenchFlags flags = new BenchFlags();
+  public static CommandFlags parse(String[] args, Set<String> known) {
+    return of(pairs(args), known);
+  }
+
+  /** The flags of {@code given}; every one must be in {@code known}. */
+  static CommandFlags of(Map<String, String> given, Set<String> known) {
+    CommandFlags flags = new CommandFlags();
+    for (Map.Entry<String, String> f : given.entrySet()) {
+      if (!known.contains(f.getKey())) {
+        throw Errors.unknownName("flag", f.getKey(), known.toArray());
+      }
+      flags.values.put(f.getKey(), f.getValue());
+    }
+    return flags;
+  }
+
+  /** The {@code --flag value} pairs of {@code args} in order (a flag given twice: the last wins). */
+  public static Map<String, String> pairs(String[] args) {
+    Map<String, String> pairs = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
-      if (!known.contains(flag)) {
-        throw Errors.unknownName("flag", flag, known.toArray());
-      }
       if (i + 1 >= args.length) {
         throw Errors.invalidSetting(flag, "(nothing)", "a flag needs a value", "Write " + flag + " VALUE.");
       }
-      flags.values.put(flag, args[++i]);
+      pairs.put(flag, args[++i]);
     }
-    return flags;
+    return pairs;
   }
 
   public boolean has(String flag) {
@@ -45,6 +62,25 @@ public final class BenchFlags {
 
   public Path path(String flag, String fallback) {
     return Path.of(string(flag, fallback));
+  }
+
+  /** A {@code true|false} flag. */
+  public boolean bool(String flag, boolean fallback) {
+    String v = string(flag, String.valueOf(fallback)).trim().toLowerCase(Locale.ROOT);
+    if (!v.equals("true") && !v.equals("false")) {
+      throw Errors.invalidSetting(flag, v, "must be true or false", "Pass " + flag + " " + !fallback + " or leave it out.");
+    }
+    return v.equals("true");
+  }
+
+  /** A short label for tables and file rows, such as a network's name. */
+  public String label(String flag, String fallback, String example) {
+    String label = string(flag, fallback);
+    if (!label.matches("[A-Za-z0-9_.-]+")) {
+      throw Errors.invalidSetting(flag, label, "must be a short label of letters, digits, '.', '_' or '-'",
+          "Pass e.g. " + flag + " " + example + ".");
+    }
+    return label;
   }
 
   /** An int in [min, max]. */
@@ -61,7 +97,8 @@ public final class BenchFlags {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw Errors.invalidSetting(flag, v, "it must be a whole number from " + min + " to " + max,
+    throw Errors.invalidSetting(flag, v, "it must be a whole number "
+        + (max == Integer.MAX_VALUE ? ">= " + min : "from " + min + " to " + max),
         "Pass e.g. " + flag + " " + Math.max(min, Math.min(max, fallback)) + ".");
   }
 
@@ -102,50 +139,41 @@ public final class BenchFlags {
 
   /** A comma-separated list of ints, each in [min, max]; sorted, duplicates removed. */
   public List<Integer> integers(String flag, List<Integer> fallback, int min, int max) {
-    String v = values.get(flag);
-    if (v == null) {
-      return fallback;
-    }
-    List<Integer> out = new ArrayList<>();
-    for (String part : v.split(",")) {
+    return list(flag, fallback, part -> {
       try {
-        int n = Integer.parseInt(part.trim());
-        if (n >= min && n <= max) {
-          if (!out.contains(n)) {
-            out.add(n);
-          }
-          continue;
-        }
+        int n = Integer.parseInt(part);
+        return n >= min && n <= max ? n : null;
       } catch (NumberFormatException e) {
-        // reported below
+        return null;
       }
-      throw Errors.invalidSetting(flag, v, "every entry must be a whole number from " + min + " to " + max
-          + " ('" + part + "' is not)", "Pass e.g. " + flag + " " + min + "," + max + ".");
-    }
-    out.sort(null);
-    return out;
+    }, "every entry must be a whole number from " + min + " to " + max, "Pass e.g. " + flag + " " + min + "," + max + ".");
   }
 
   /** A comma-separated list of byte sizes such as {@code 4K,64M,1G}; sorted, duplicates removed. */
   public List<Long> byteSizes(String flag, List<Long> fallback, long min, long max) {
+    return list(flag, fallback, part -> {
+      long bytes = parseBytes(part);
+      return bytes >= min && bytes <= max ? bytes : null;
+    }, "every size must be from " + ByteSize.label(min) + " to " + ByteSize.label(max),
+        "Write sizes as a number with an optional K, M or G suffix (powers of 1024), e.g. 4K,64M.");
+  }
+
+  /** A comma-separated list read by {@code entry} (null for a bad entry, which breaks {@code rule}). */
+  private <T extends Comparable<T>> List<T> list(String flag, List<T> fallback, Function<String, T> entry,
+      String rule, String fix) {
     String v = values.get(flag);
     if (v == null) {
       return fallback;
     }
-    List<Long> out = new ArrayList<>();
+    TreeSet<T> out = new TreeSet<>(); // sorted, duplicates removed
     for (String part : v.split(",")) {
-      long bytes = parseBytes(part.trim());
-      if (bytes < min || bytes > max) {
-        throw Errors.invalidSetting(flag, v, "every size must be from " + ByteSize.label(min) + " to "
-            + ByteSize.label(max) + " ('" + part + "' is not)",
-            "Write sizes as a number with an optional K, M or G suffix (powers of 1024), e.g. 4K,64M.");
+      T t = entry.apply(part.trim());
+      if (t == null) {
+        throw Errors.invalidSetting(flag, v, rule + " ('" + part + "' is not)", fix);
       }
-      if (!out.contains(bytes)) {
-        out.add(bytes);
-      }
+      out.add(t);
     }
-    out.sort(null);
-    return out;
+    return new ArrayList<>(out);
   }
 
   /** Bytes of {@code 4096}, {@code 4K}, {@code 64M}, {@code 1G} (binary units); -1 when malformed. */

@@ -1,5 +1,6 @@
-package io.dssync.train;
+package io.dssync.launch;
 
+import io.dssync.train.TrainerConfig;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 

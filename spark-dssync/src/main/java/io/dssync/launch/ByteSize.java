@@ -1,4 +1,4 @@
-package io.dssync.bench;
+package io.dssync.launch;
 
 /** Byte counts as people read them in tables: 4K, 64M, 1G (binary units). */
 public final class ByteSize {
