@@ -2,19 +2,19 @@ package io.dssync.train;
 
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
-import io.dssync.schedule.GroupSchedule;
+import io.dssync.schedule.SchedulePlan;
 import java.io.Serializable;
 
 /**
  * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
- * (computed identically everywhere from its seed), model, optimizer and learning-rate settings.
+ * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings.
  */
 public record StageWork(
     String runId,
     int stage,
     long firstStep,
     long endStep,
-    GroupSchedule schedule,
+    SchedulePlan schedule,
     ModelSpec model,
     OptimizerSpec optimizer,
     LearningRateSchedule learningRate,

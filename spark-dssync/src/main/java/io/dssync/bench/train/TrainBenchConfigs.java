@@ -11,13 +11,14 @@ import java.util.Locale;
 /**
  * The synchronization configurations {@code dssync bench train} compares, all on the same engine:
  * {@code full} (g = N, the baseline), DS-Sync random and butterfly with g = 2 and 4, local SGD
- * (g = 1, global average every H steps) and group averaging (random g = 2, global average every
- * H steps).
+ * (g = 1, global average every H steps), group averaging (random g = 2, global average every
+ * H steps) and topology g = 2 (pairs inside racks, a cross-rack step every --cross-rack-period steps;
+ * racks from --racks, else one per executor host).
  */
 public final class TrainBenchConfigs {
   public static final String FULL = "full";
   static final List<String> ALL_NAMES = List.of(FULL, "random-g2", "random-g4", "butterfly-g2",
-      "butterfly-g4", "local-sgd", "group-avg-g2");
+      "butterfly-g4", "local-sgd", "group-avg-g2", "topology-g2");
 
   private TrainBenchConfigs() {}
 
@@ -25,7 +26,8 @@ public final class TrainBenchConfigs {
   public record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery) {
     /** DS-Sync proper (shuffled groups, no periodic global average): what the target is about. */
     boolean isDsSync() {
-      return globalEvery == 0 && (schedule == ScheduleKind.RANDOM || schedule == ScheduleKind.BUTTERFLY);
+      return globalEvery == 0 && (schedule == ScheduleKind.RANDOM || schedule == ScheduleKind.BUTTERFLY
+          || schedule == ScheduleKind.TOPOLOGY);
     }
 
     public TrainerConfig config(TrainerConfig.Builder base) {
@@ -46,6 +48,7 @@ public final class TrainBenchConfigs {
       case "butterfly-g4" -> new Sync(name, ScheduleKind.BUTTERFLY, 4, 0);
       case "local-sgd" -> new Sync(name, ScheduleKind.LOCAL, 1, h);
       case "group-avg-g2" -> new Sync(name, ScheduleKind.RANDOM, 2, h);
+      case "topology-g2" -> new Sync(name, ScheduleKind.TOPOLOGY, 2, 0);
       default -> throw Errors.unknownName("configuration in --configs", name, ALL_NAMES.toArray());
     };
   }
