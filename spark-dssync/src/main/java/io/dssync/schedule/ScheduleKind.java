@@ -14,7 +14,12 @@ public enum ScheduleKind {
   /** Digit rotation: for N = g^m, every m consecutive steps give the exact global average. */
   BUTTERFLY,
   /** Groups inside racks on most steps; every C-th step cross-rack groups with a member of each rack. */
-  TOPOLOGY;
+  TOPOLOGY,
+  /**
+   * Not a schedule of its own: the trainer measures the links between executors and runs the
+   * FULL, RANDOM or TOPOLOGY schedule {@link AutoPlanner} predicts fastest, re-planning when links change.
+   */
+  AUTO;
 
   public String cliName() {
     return name().toLowerCase(Locale.ROOT);

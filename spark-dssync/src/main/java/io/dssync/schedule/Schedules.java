@@ -22,6 +22,9 @@ public final class Schedules {
           case TOPOLOGY -> throw Errors.invalidSetting("schedule", "topology",
               "the topology schedule needs the rack of every rank",
               "Build it with Schedules.plan(spec, racks) or Schedules.topology(spec, rackOfRank).");
+          case AUTO -> throw Errors.invalidSetting("schedule", "auto",
+              "auto is chosen by the trainer from measured links, not built from a spec",
+              "Let DsSyncTrainer run it, or build the spec AutoPlanner.plan returns.");
         };
     return withGlobalAverage(base, spec);
   }

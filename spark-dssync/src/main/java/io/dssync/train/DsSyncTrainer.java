@@ -20,7 +20,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -52,6 +56,8 @@ public final class DsSyncTrainer {
   private final SparkSession spark;
   private final TrainerConfig config;
   private ProgressListener progress = ProgressListener.printing();
+  /** The auto schedule's state during a fit with --schedule auto, else null. */
+  private AutoSchedule auto;
 
   public DsSyncTrainer(SparkSession spark, TrainerConfig config) {
     this.spark = spark;
@@ -71,6 +77,8 @@ public final class DsSyncTrainer {
   public TrainingResult fit(TrainingData data) {
     SparkContext sc = spark.sparkContext();
     int n = config.workers();
+    auto = config.scheduleKind() == ScheduleKind.AUTO
+        ? new AutoSchedule(config.scheduleSpec(), config.get(TrainerConfig.REPLAN_EVERY)) : null;
     ClusterSlots.requireStaticAllocation(sc.conf());
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);
@@ -134,9 +142,10 @@ public final class DsSyncTrainer {
       for (int stage = firstStage; stage < stages; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
-        pool.growIfSlotsReturned(first);
+        pool.fitToSlots(first);
         long t0 = System.nanoTime();
-        StageAttempt done = runWithRetries(run, stage, first, end, consensus, history);
+        boolean probe = auto != null && auto.probesAt(stage, firstStage);
+        StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<WorkerResult> results = done.results();
         consensus = results.stream().filter(r -> r.consensus() != null).findFirst().orElseThrow().consensus();
@@ -152,6 +161,10 @@ public final class DsSyncTrainer {
               config.get(TrainerConfig.CHECKPOINT_KEEP));
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
+        if (probe && auto.update(results, metrics.computeMsPerStep(), (long) consensus.state().length * Float.BYTES,
+            seconds, end)) {
+          pool.replan();
+        }
       }
       return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9);
     } finally {
@@ -164,6 +177,9 @@ public final class DsSyncTrainer {
    * pool is elastic. Butterfly needs N' = g^m; for any other N' it becomes random with the same g.
    */
   private SchedulePlan schedulePlan(int size) {
+    if (auto != null) {
+      return auto.planFor(size);
+    }
     ScheduleSpec spec = config.scheduleSpec().withWorkers(size);
     if (spec.kind() == ScheduleKind.BUTTERFLY && size != config.workers()) {
       try {
@@ -194,14 +210,14 @@ public final class DsSyncTrainer {
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
 
   private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
-      List<StageMetrics> history) {
+      List<StageMetrics> history, boolean probe) {
     int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
     long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
     for (int attempt = 1; ; attempt++) {
       // A fresh run id per attempt: a retry's block ids can never meet the failed attempt's leftovers.
       String attemptRunId = attempt == 1 ? run.runId() : run.runId() + ".a" + attempt;
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
-          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout);
+          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probe);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, history));
@@ -236,14 +252,44 @@ public final class DsSyncTrainer {
         config.groupSize(), run.pool().size()));
     Broadcast<ConsensusState> start = run.jsc().broadcast(consensus);
     try {
-      return run.pool().shards().rdd().barrier()
+      JavaFutureAction<List<WorkerResult>> job = run.pool().shards().rdd().barrier()
           .mapPartitions(FaultInjectingTask.orPlain(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
-          .toJavaRDD().collect();
+          .toJavaRDD().collectAsync();
+      return awaitStage(job, run.pool());
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
-      DsSyncException cause = Errors.fromTaskFailure(e);
+      // The future wraps Spark's failure in an ExecutionException; its message is the useful one.
+      Throwable failure = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      DsSyncException cause = Errors.fromTaskFailure(failure);
       throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
     } finally {
       start.destroy();
+    }
+  }
+
+  /**
+   * Waits for a stage's job. Spark launches a barrier stage only when all its slots are free, and
+   * waits for ever when an executor is lost after the job was submitted; so when the cluster offers
+   * fewer slots than the stage needs for longer than --slot-wait-ms, the job is cancelled and the
+   * stage fails (retryable: the retry waits for the slots, or an elastic pool shrinks).
+   */
+  private List<WorkerResult> awaitStage(JavaFutureAction<List<WorkerResult>> job, WorkerPool pool)
+      throws InterruptedException, ExecutionException {
+    long slotWaitNanos = config.get(TrainerConfig.SLOT_WAIT_MS) * 1_000_000L;
+    long shortSince = -1;
+    while (true) {
+      try {
+        return job.get(1, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        int available = pool.availableSlots();
+        if (available >= pool.size()) {
+          shortSince = -1;
+        } else if (shortSince < 0) {
+          shortSince = System.nanoTime();
+        } else if (System.nanoTime() - shortSince > slotWaitNanos) {
+          job.cancel(true);
+          throw Errors.slotsLost(pool.size(), available, config.get(TrainerConfig.SLOT_WAIT_MS));
+        }
+      }
     }
   }
 

@@ -7,7 +7,8 @@ import java.io.Serializable;
 
 /**
  * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
- * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings.
+ * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings,
+ * and whether to probe the links first (the auto schedule).
  */
 public record StageWork(
     String runId,
@@ -20,8 +21,16 @@ public record StageWork(
     LearningRateSchedule learningRate,
     int batchSize,
     long seed,
-    long syncTimeoutMs)
+    long syncTimeoutMs,
+    boolean probeLinks)
     implements Serializable {
+  /** A stage that does not probe the links. */
+  public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
+      OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
+    this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
+        false);
+  }
+
   public int steps() {
     return (int) (endStep - firstStep);
   }

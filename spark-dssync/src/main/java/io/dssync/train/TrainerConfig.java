@@ -23,8 +23,9 @@ public final class TrainerConfig implements Serializable {
       "Number of workers N (barrier tasks, one model replica each); needs N free task slots.");
   public static final Setting<String> SCHEDULE = Setting.oneOf("schedule", "random",
       "Group schedule: full (synchronous all-reduce), local (g = 1), random (DS-Sync), butterfly,"
-          + " topology (groups inside racks, a cross-rack step every --cross-rack-period steps).",
-      "full", "local", "random", "butterfly", "topology");
+          + " topology (groups inside racks, a cross-rack step every --cross-rack-period steps), auto (measure the"
+          + " links, then run the schedule predicted fastest; re-plan when they change).",
+      ScheduleKind.cliNames());
   public static final Setting<Integer> GROUP_SIZE = Setting.intAtLeast("groupSize", 2, 1,
       "Group size g (1 <= g <= N); forced to N by 'full' and to 1 by 'local'.");
   public static final Setting<Integer> SHUFFLE_PERIOD = Setting.intAtLeast("shufflePeriod", 1, 1,
@@ -38,6 +39,9 @@ public final class TrainerConfig implements Serializable {
   public static final Setting<Integer> CROSS_RACK_PERIOD = Setting.intAtLeast("crossRackPeriod",
       ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD, 1,
       "Topology schedule: groups span racks after every C-th step (C = 1: every step), inside racks otherwise.");
+  public static final Setting<Integer> REPLAN_EVERY = Setting.intAtLeast("replanEvery", 5, 0,
+      "Auto schedule: probe the links again every R stages and re-plan when a link's bandwidth changed more than"
+          + " 2x (0 = probe only at the first stage).");
   public static final Setting<Integer> STEPS_PER_STAGE = Setting.intAtLeast("stepsPerStage", 100, 1,
       "Steps per barrier stage (K); the driver evaluates and reports between stages.");
   public static final Setting<Integer> EPOCHS = Setting.intAtLeast("epochs", 2, 1,
@@ -90,7 +94,8 @@ public final class TrainerConfig implements Serializable {
 
   /** All settings in documentation order. */
   public static final List<Setting<?>> ALL = List.of(
-      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, STEPS_PER_STAGE,
+      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
+      STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
       WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);

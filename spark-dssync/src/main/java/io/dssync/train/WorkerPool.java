@@ -104,21 +104,30 @@ final class WorkerPool implements AutoCloseable {
     return minimum < target;
   }
 
-  /** At a stage boundary: if the pool shrank and slots have returned since, grow back (no waiting). */
-  void growIfSlotsReturned(long step) {
-    if (size == target) {
-      return;
-    }
-    int grown = Math.min(target, slots.available());
-    if (grown > size) {
+  /**
+   * At a stage boundary: when executors were lost since the last stage, waits for them like after a
+   * failed attempt (a barrier stage submitted without its slots would wait for them forever); when
+   * the pool shrank and slots have returned, grows back (no waiting).
+   */
+  void fitToSlots(long step) {
+    int available = slots.available();
+    if (available < size) {
+      awaitSlotsAfterFailure(step);
+    } else if (size < target && Math.min(target, available) > size) {
+      int grown = Math.min(target, available);
       LOG.warn("dssync elastic: {} task slots are back; growing from {} to {} of {} workers at step {}",
-          grown, size, grown, target, step);
+          available, size, grown, target, step);
       resize(grown);
     }
   }
 
+  /** Task slots the cluster offers now. */
+  int availableSlots() {
+    return slots.available();
+  }
+
   /**
-   * After a failed attempt: waits up to --slot-wait-ms for the current size's slots (a lost
+   * After a failed attempt (or slots lost between stages): waits up to --slot-wait-ms for the current size's slots (a lost
    * executor is normally replaced). If they do not come back and the pool is elastic, shrinks to
    * the slots that exist when at least M; otherwise fails naming the numbers.
    */

@@ -52,9 +52,13 @@ class WorkerTask
     try (PushTransport transport = PushTransport.open(ctx, timeout);
         // Threads = the CPUs Spark reserved for this task (spark.task.cpus): never oversubscribe.
         ModelReplica replica = Replicas.create(work.model(), work.optimizer(), ctx.cpus())) {
-      GroupSchedule schedule = work.schedule().forHosts(transport.hosts());
-      WorkerResult result = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
+      String[] hosts = transport.hosts();
+      GroupSchedule schedule = work.schedule().forHosts(hosts);
+      LinkSample links = work.probeLinks()
+          ? LinkProbe.run(transport, hosts.length, hosts[transport.rank()], work.firstStep(), timeout) : null;
+      WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
           shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout), schedule);
+      WorkerResult result = links == null ? trained : withLinks(trained, links);
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
       return scala.jdk.javaapi.CollectionConverters.asScala(out);
     }
@@ -127,6 +131,11 @@ class WorkerTask
         ? new ConsensusState(state, optimizer, replica.optimizerSteps()) : null;
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
         distance, consensus);
+  }
+
+  private static WorkerResult withLinks(WorkerResult r, LinkSample links) {
+    return new WorkerResult(r.rank(), r.executorId(), r.loss(), r.computeMs(), r.syncMs(), r.waitMs(), r.transferMs(),
+        r.bytesSent(), r.consensusDistance(), r.consensus(), links);
   }
 
   /** Euclidean distance between this replica and the consensus, before the stage-end average. */

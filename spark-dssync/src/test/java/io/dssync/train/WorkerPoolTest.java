@@ -65,12 +65,24 @@ class WorkerPoolTest {
     assertEquals(List.of(4), cluster.waitedFor, "it first waits for the lost slot to be replaced");
     assertEquals(3, pool.size());
     assertEquals(3, pool.plan().workers(), "the schedule is rebuilt for 3");
-    pool.growIfSlotsReturned(24);
+    pool.fitToSlots(24);
     assertEquals(3, pool.size(), "no slot came back");
     cluster.slots = 4;
-    pool.growIfSlotsReturned(32);
+    pool.fitToSlots(32);
     assertEquals(4, pool.size());
     assertEquals(List.of(4, 3, 4), planned);
+  }
+
+  @Test
+  void slotsLostBetweenStagesAreAwaitedThenTheNextStageRunsWithFewer() {
+    FakeSlots cluster = new FakeSlots(4);
+    WorkerPool pool = pool(cluster, 4, 2);
+    pool.fitToSlots(0);
+    assertEquals(List.of(), cluster.waitedFor, "nothing to wait for with every slot there");
+    cluster.slots = 2;
+    pool.fitToSlots(8);
+    assertEquals(List.of(4), cluster.waitedFor);
+    assertEquals(2, pool.size());
   }
 
   @Test
@@ -80,7 +92,7 @@ class WorkerPoolTest {
     cluster.slots = 2;
     pool.awaitSlotsAfterFailure(0);
     cluster.slots = 9;
-    pool.growIfSlotsReturned(8);
+    pool.fitToSlots(8);
     assertEquals(4, pool.size());
   }
 

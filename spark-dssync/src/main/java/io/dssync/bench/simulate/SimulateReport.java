@@ -4,6 +4,7 @@ import io.dssync.bench.BenchTable;
 import io.dssync.bench.ByteSize;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.ResultsFolder;
+import io.dssync.schedule.ConsensusSimulation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

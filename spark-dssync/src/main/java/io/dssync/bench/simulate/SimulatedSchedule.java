@@ -53,6 +53,7 @@ record SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery, int 
       case FULL, LOCAL -> true;
       case RANDOM -> groupSize <= workers;
       case TOPOLOGY -> groupSize <= workers && racks <= workers;
+      case AUTO -> false; // chosen at run time from measured links: nothing fixed to simulate
       case BUTTERFLY -> isPowerOf(workers, groupSize);
     };
   }
