@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Chooses the schedule for {@code --schedule auto} from measured links (pure: no Spark).
@@ -60,6 +61,7 @@ public final class AutoPlanner {
   /** The choice: the spec to run, its racks, every candidate, and the drift allowed. */
   public record Plan(ScheduleSpec spec, RackLayout racks, Candidate chosen, List<Candidate> candidates,
       double driftBudget, LinkMeasurements measured) implements Serializable {
+    /** What the trainer runs: the chosen spec placed on the racks by host (needs a measured plan). */
     public SchedulePlan schedulePlan() {
       return Schedules.plan(spec, racks);
     }
@@ -81,25 +83,34 @@ public final class AutoPlanner {
    * @param computeMs measured compute time of one step
    */
   public static Plan plan(LinkMeasurements links, ScheduleSpec base, long stateBytes, double computeMs) {
-    int n = links.workers();
     RackLayout layout = links.racks();
     int[] rackOfRank = layout.rackOfRank(links.hosts());
-    int racks = TopologySchedule.racksOf(rackOfRank).length;
+    StepCost cost = new StepCost(links, rackOfRank, stateBytes);
+    return choose(base, rackOfRank, layout, cost::syncMs, computeMs, links);
+  }
+
+  /**
+   * The choice for ranks in racks {@code rackOfRank} whose step's sync time {@code syncMs} predicts
+   * from its groups; {@code dssync bench simulate} calls it with its calibrated cost model.
+   */
+  public static Plan choose(ScheduleSpec base, int[] rackOfRank, RackLayout layout,
+      ToDoubleFunction<int[][]> syncMs, double computeMs, LinkMeasurements measured) {
+    int n = rackOfRank.length;
+    int[][] rackMembers = TopologySchedule.racksOf(rackOfRank);
     int largestRack = 0;
-    for (int[] rack : TopologySchedule.racksOf(rackOfRank)) {
+    for (int[] rack : rackMembers) {
       largestRack = Math.max(largestRack, rack.length);
     }
-    StepCost cost = new StepCost(links, rackOfRank, stateBytes);
     List<Candidate> candidates = new ArrayList<>();
-    candidates.add(evaluate(ScheduleSpec.of(ScheduleKind.FULL, n, n, 1, 0, base.seed()), rackOfRank, cost,
+    candidates.add(evaluate(ScheduleSpec.of(ScheduleKind.FULL, n, n, 1, 0, base.seed()), rackOfRank, syncMs,
         computeMs));
     for (int g = 2; g < n; g *= 2) {
-      candidates.add(evaluate(spec(base, ScheduleKind.RANDOM, g, 1), rackOfRank, cost, computeMs));
+      candidates.add(evaluate(spec(base, ScheduleKind.RANDOM, g, 1), rackOfRank, syncMs, computeMs));
     }
-    if (racks >= 2) {
+    if (rackMembers.length >= 2) {
       for (int g = 2; g <= largestRack; g *= 2) {
         for (int c : CROSS_PERIODS) {
-          candidates.add(evaluate(spec(base, ScheduleKind.TOPOLOGY, g, c), rackOfRank, cost, computeMs));
+          candidates.add(evaluate(spec(base, ScheduleKind.TOPOLOGY, g, c), rackOfRank, syncMs, computeMs));
         }
       }
     }
@@ -113,20 +124,21 @@ public final class AutoPlanner {
     ScheduleSpec spec = chosen.kind() == ScheduleKind.FULL
         ? ScheduleSpec.of(ScheduleKind.FULL, n, n, base.shufflePeriod(), base.globalAveragePeriod(), base.seed())
         : spec(base, chosen.kind(), chosen.groupSize(), chosen.crossRackPeriod());
-    return new Plan(spec, layout, chosen, candidates, budget, links);
+    return new Plan(spec, layout, chosen, candidates, budget, measured);
   }
 
   private static ScheduleSpec spec(ScheduleSpec base, ScheduleKind kind, int g, int c) {
     return new ScheduleSpec(kind, base.workers(), g, base.shufflePeriod(), base.globalAveragePeriod(), base.seed(), c);
   }
 
-  private static Candidate evaluate(ScheduleSpec spec, int[] rackOfRank, StepCost cost, double computeMs) {
+  private static Candidate evaluate(ScheduleSpec spec, int[] rackOfRank, ToDoubleFunction<int[][]> syncMs,
+      double computeMs) {
     GroupSchedule schedule = spec.kind() == ScheduleKind.TOPOLOGY
         ? Schedules.topology(spec, rackOfRank)
         : Schedules.create(spec);
     double sync = 0;
     for (int t = 0; t < WINDOW; t++) {
-      sync += cost.syncMs(schedule.groupsAt(t));
+      sync += syncMs.applyAsDouble(schedule.groupsAt(t));
     }
     sync /= WINDOW;
     double steps = ConsensusSimulation.run(schedule, 8, 3, 8, 64, spec.seed()).stepsToConsensus();

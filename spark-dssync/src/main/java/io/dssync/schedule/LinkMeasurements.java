@@ -136,28 +136,55 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
   }
 
   /**
-   * The host pair whose bandwidth changed most against {@code earlier} (by factor, either way),
-   * as "a<->b 118.0 -> 11.2 MB/s (x0.095)"; null when no host pair is in both.
+   * Median bandwidth between each pair of racks of {@code layout} (and inside each rack), over the
+   * host pairs measured: single pairs of a probe swing by 2-4x on a busy machine, a rack pair's
+   * median much less.
    */
-  public Change largestChangeSince(LinkMeasurements earlier) {
-    Map<String, Double> now = hostPairBandwidth();
-    Map<String, Double> then = earlier.hostPairBandwidth();
+  public Map<String, Double> rackPairBandwidth(RackLayout layout) {
+    int[] rackOfRank = layout.rackOfRank(hosts);
+    Map<String, Integer> rackOfHost = new LinkedHashMap<>();
+    for (int r = 0; r < workers(); r++) {
+      rackOfHost.put(hosts[r], rackOfRank[r]);
+    }
+    Map<String, List<Double>> samples = new LinkedHashMap<>();
+    hostPairBandwidth().forEach((pair, bw) -> {
+      String[] ends = pair.split("<->");
+      int a = rackOfHost.get(ends[0]);
+      int b = rackOfHost.get(ends[1]);
+      String key = "rack" + Math.min(a, b) + "<->rack" + Math.max(a, b);
+      samples.computeIfAbsent(key, k -> new ArrayList<>()).add(bw);
+    });
+    Map<String, Double> medians = new LinkedHashMap<>();
+    samples.forEach((k, v) -> {
+      v.sort(Double::compare);
+      int m = v.size();
+      medians.put(k, m % 2 == 1 ? v.get(m / 2) : (v.get(m / 2 - 1) + v.get(m / 2)) / 2);
+    });
+    return medians;
+  }
+
+  /**
+   * The rack pair (racks of {@code layout}, the plan's) whose median bandwidth changed most against
+   * {@code earlier}, by factor either way; null when no rack pair is in both.
+   */
+  public Change largestChangeSince(LinkMeasurements earlier, RackLayout layout) {
+    Map<String, Double> now = rackPairBandwidth(layout);
+    Map<String, Double> then = earlier.rackPairBandwidth(layout);
     Change largest = null;
     for (Map.Entry<String, Double> e : now.entrySet()) {
       Double before = then.get(e.getKey());
       if (before == null || before <= 0 || e.getValue() <= 0) {
         continue;
       }
-      double factor = e.getValue() / before;
-      double size = Math.max(factor, 1 / factor);
-      if (largest == null || size > largest.size()) {
-        largest = new Change(e.getKey(), before, e.getValue());
+      Change c = new Change(e.getKey(), before, e.getValue());
+      if (largest == null || c.size() > largest.size()) {
+        largest = c;
       }
     }
     return largest;
   }
 
-  /** A host pair's bandwidth before and now. */
+  /** A link's (rack pair's) bandwidth before and now. */
   public record Change(String link, double beforeMBps, double nowMBps) implements Serializable {
     /** The change as a factor >= 1 either way. */
     public double size() {

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * The driver's side of {@code --schedule auto}. The first stage (and every R-th after it,
  * --replan-every) probes the links at its start ({@link LinkProbe}); after the first probe the
  * {@link AutoPlanner} chooses g, the cross-rack period and the racks from the measurements and the
- * stage's compute time, and after a later probe it plans again when some host pair's bandwidth
- * changed more than 2x since the measurements the current plan came from. Until the first plan
+ * stage's compute time, and after a later probe it plans again when the median bandwidth between
+ * (or inside) the plan's racks changed more than 2x since the measurements the plan came from, or
+ * when the executors now run on other hosts. Until the first plan
  * (and while an elastic pool runs with another N than was measured) it runs random g = 2.
  */
 final class AutoSchedule {
@@ -47,6 +48,11 @@ final class AutoSchedule {
     ScheduleSpec spec = new ScheduleSpec(ScheduleKind.RANDOM, size, Math.min(2, size), base.shufflePeriod(),
         base.globalAveragePeriod(), base.seed(), base.crossRackPeriod());
     return Schedules.plan(spec, RackLayout.byHost());
+  }
+
+  /** Whether both probes saw the same set of hosts (so the plan's racks still place every rank). */
+  private static boolean sameHosts(LinkMeasurements a, LinkMeasurements b) {
+    return new java.util.HashSet<>(List.of(a.hosts())).equals(new java.util.HashSet<>(List.of(b.hosts())));
   }
 
   /**
@@ -78,13 +84,14 @@ final class AutoSchedule {
     if (plan == null || plan.spec().workers() != n) {
       why = "first plan";
     } else {
-      LinkMeasurements.Change change = measured.largestChangeSince(plan.measured());
-      if (change == null || change.size() <= REPLAN_FACTOR) {
+      LinkMeasurements.Change change = sameHosts(measured, plan.measured())
+          ? measured.largestChangeSince(plan.measured(), plan.racks()) : null;
+      if (change != null && change.size() <= REPLAN_FACTOR) {
         LOG.warn("dssync auto: links within {}x of the plan's measurements (largest change: {}); keeping {}",
             REPLAN_FACTOR, change, plan.chosen().label());
         return false;
       }
-      why = "re-plan: " + change;
+      why = change == null ? "re-plan: the executors moved to other hosts" : "re-plan: " + change;
     }
     AutoPlanner.Plan next = AutoPlanner.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep);
     LOG.warn(String.format(Locale.ROOT, "dssync auto: %s at step %d (compute %.0f ms/step, model %.2f MB): %s",

@@ -9,13 +9,14 @@ import java.time.Duration;
  * The auto schedule's short link probe, run at the start of a stage through the training transport
  * itself (no extra Spark stage): ranks meet in the rounds of {@link ProbeRounds}, and each pair
  * swaps a 4 KiB message twice (the first only lines the two up; the second gives the latency) and a
- * 1 MiB one, whose extra time over the small one gives the bandwidth. Pairs of a
- * round run at once, as the groups of a training step do. Measured here: about 0.8-2.6 s for 4
- * ranks on a loaded 2-core machine, most of it the first round's warm-up.
+ * 512 KiB one, whose extra time over the small one gives the bandwidth. Pairs of a
+ * round run at once, as the groups of a training step do. Measured with 1 MiB on the two-rack
+ * testbed (4 ranks, a loaded 2-core machine): 0.5-1.9 s per probe; 512 KiB still takes ~40 ms
+ * over a 100 Mbit/s uplink, well above the message latency.
  */
 final class LinkProbe {
   static final int SMALL_FLOATS = 1024;
-  static final int LARGE_FLOATS = 256 * 1024;
+  static final int LARGE_FLOATS = 128 * 1024;
   /** Message rounds of the probe, clear of the worker loop's rounds 0-2. */
   static final int ROUND_BASE = 16;
 
