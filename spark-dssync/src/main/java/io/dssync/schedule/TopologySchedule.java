@@ -3,7 +3,6 @@ package io.dssync.schedule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * Keeps most averaging inside racks (hosts that share a fast network) and crosses the slow
@@ -21,25 +20,19 @@ import java.util.SplittableRandom;
  *
  * <p>Pure: the groups depend only on (rack of each rank, g, P, C, seed, step).
  */
-final class TopologySchedule implements GroupSchedule {
+final class TopologySchedule extends KeyedPartitions {
   private static final long serialVersionUID = 1L;
   /** Keeps the in-rack and cross-rack random streams apart. */
   private static final long CROSS_SALT = 0x5851F42D4C957F2DL;
 
-  private final int workers;
   private final int[][] racks;
   private final int groupSize;
   private final int shufflePeriod;
   private final int crossRackPeriod;
   private final long seed;
 
-  private transient volatile Partition last;
-
-  /** key: reshuffle number for in-rack steps, -1 - step for cross-rack steps. */
-  private record Partition(long key, int[][] groups, int[] groupIndexOfRank) {}
-
   TopologySchedule(int[] rackOfRank, int groupSize, int shufflePeriod, int crossRackPeriod, long seed) {
-    this.workers = rackOfRank.length;
+    super(rackOfRank.length);
     this.racks = racksOf(rackOfRank);
     this.groupSize = groupSize;
     this.shufflePeriod = shufflePeriod;
@@ -76,41 +69,24 @@ final class TopologySchedule implements GroupSchedule {
     return racks.length > 1 && (Schedules.checkStep(step) + 1) % crossRackPeriod == 0;
   }
 
+  /** The reshuffle number for in-rack steps, -1 - step for cross-rack steps. */
   @Override
-  public int workers() {
-    return workers;
+  long keyOf(long step) {
+    return isCrossRackStep(step) ? -1 - step : step / shufflePeriod;
   }
 
   @Override
-  public int[][] groupsAt(long step) {
-    return partitionAt(step).groups();
-  }
-
-  @Override
-  public int[] groupOf(int rank, long step) {
-    Partitions.checkRank(rank, workers);
-    Partition p = partitionAt(step);
-    return p.groups()[p.groupIndexOfRank()[rank]];
-  }
-
-  private Partition partitionAt(long step) {
-    boolean cross = isCrossRackStep(step);
-    long key = cross ? -1 - step : step / shufflePeriod;
-    Partition p = last;
-    if (p == null || p.key() != key) {
-      // Racing threads may both compute it; the result is the same, so either write is fine.
-      int[][] groups = cross ? crossRackGroups(step) : inRackGroups(key);
-      Arrays.sort(groups, (a, b) -> Integer.compare(a[0], b[0]));
-      p = new Partition(key, groups, Partitions.groupIndexOfRank(groups, workers));
-      last = p;
-    }
-    return p;
+  int[][] groupsOf(long key, long step) {
+    int[][] groups = key < 0 ? crossRackGroups(step) : inRackGroups(key);
+    Arrays.sort(groups, (a, b) -> Integer.compare(a[0], b[0]));
+    return groups;
   }
 
   private int[][] inRackGroups(long reshuffle) {
     List<int[]> groups = new ArrayList<>();
     for (int r = 0; r < racks.length; r++) {
-      int[] order = shuffled(racks[r], RandomSchedule.mix64(seed ^ reshuffle * 0x9E3779B97F4A7C15L) + r);
+      int[] order = RandomSchedule.shuffled(racks[r],
+          RandomSchedule.mix64(seed ^ reshuffle * RandomSchedule.GOLDEN_GAMMA) + r);
       groups.addAll(Arrays.asList(Partitions.cut(order, Math.min(groupSize, order.length))));
     }
     return groups.toArray(new int[0][]);
@@ -126,24 +102,13 @@ final class TopologySchedule implements GroupSchedule {
       groups.add(new ArrayList<>());
     }
     for (int r = 0; r < racks.length; r++) {
-      int[] order = shuffled(racks[r], RandomSchedule.mix64(seed ^ CROSS_SALT ^ step * 0x9E3779B97F4A7C15L) + r);
+      int[] order = RandomSchedule.shuffled(racks[r],
+          RandomSchedule.mix64(seed ^ CROSS_SALT ^ step * RandomSchedule.GOLDEN_GAMMA) + r);
       for (int j = 0; j < order.length; j++) {
         groups.get(j % m).add(order[j]);
       }
     }
     return groups.stream().map(g -> g.stream().mapToInt(Integer::intValue).sorted().toArray())
         .toArray(int[][]::new);
-  }
-
-  private static int[] shuffled(int[] ranks, long streamSeed) {
-    SplittableRandom random = new SplittableRandom(RandomSchedule.mix64(streamSeed));
-    int[] order = ranks.clone();
-    for (int i = order.length - 1; i > 0; i--) { // Fisher-Yates
-      int j = random.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    return order;
   }
 }
