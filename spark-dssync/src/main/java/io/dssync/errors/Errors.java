@@ -108,6 +108,15 @@ public final class Errors {
         "A training stage failed: " + (eol > 0 ? text.substring(0, eol) : text), failure);
   }
 
+  /** A running stage lost executors: it needs {@code needed} slots and the cluster offered {@code available}. */
+  public static DsSyncException slotsLost(int needed, int available, long waitedMs) {
+    return new DsSyncException(
+        ErrorKind.STAGE_FAILED,
+        "The stage needs " + needed + " task slots but the cluster has offered only " + available + " for "
+            + waitedMs + " ms (executors were lost); it was cancelled and is retried from the last consensus."
+            + " Add executors, or allow fewer workers with --min-workers.");
+  }
+
   public static DsSyncException engineFailure(String what, Throwable cause) {
     return new DsSyncException(ErrorKind.ENGINE, "Model engine failed to " + what + ": " + cause.getMessage(), cause);
   }

@@ -1,13 +1,18 @@
 package io.dssync.schedule;
 
-import java.io.Serializable;
-
 /**
  * Who averages with whom after global step {@code step}: a pure, seeded function, identical on
  * every worker and in every run with the same spec.
  */
-public interface GroupSchedule extends Serializable {
+public interface GroupSchedule extends SchedulePlan {
+  @Override
   int workers();
+
+  /** A schedule is its own plan: its groups do not depend on where the ranks run. */
+  @Override
+  default GroupSchedule forHosts(String[] hostOfRank) {
+    return this;
+  }
 
   /**
    * The groups after step {@code step}: disjoint, together covering ranks 0..N-1, each sorted

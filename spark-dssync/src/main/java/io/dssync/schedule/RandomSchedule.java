@@ -10,60 +10,36 @@ import java.util.SplittableRandom;
  * <p>The result depends only on (N, g, P, seed, step): no shared generator state, no hash-order
  * iteration, so every JVM computes the same groups.
  */
-final class RandomSchedule implements GroupSchedule {
+final class RandomSchedule extends KeyedPartitions {
   private static final long serialVersionUID = 1L;
-  private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
+  static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
 
-  private final int workers;
   private final int groupSize;
   private final int shufflePeriod;
   private final long seed;
 
-  /** The last partition computed: groupsAt is called every step by every rank. */
-  private transient volatile Partition last;
-
-  private record Partition(long reshuffle, int[][] groups, int[] groupIndexOfRank) {}
-
   RandomSchedule(int workers, int groupSize, int shufflePeriod, long seed) {
-    this.workers = workers;
+    super(workers);
     this.groupSize = groupSize;
     this.shufflePeriod = shufflePeriod;
     this.seed = seed;
   }
 
   @Override
-  public int workers() {
-    return workers;
+  long keyOf(long step) {
+    return step / shufflePeriod;
   }
 
   @Override
-  public int[][] groupsAt(long step) {
-    return partitionAt(step).groups();
+  int[][] groupsOf(long reshuffle, long step) {
+    return Partitions.cut(shuffled(Partitions.allRanks(workers()), seed ^ (reshuffle * GOLDEN_GAMMA)), groupSize);
   }
 
-  @Override
-  public int[] groupOf(int rank, long step) {
-    Partitions.checkRank(rank, workers);
-    Partition p = partitionAt(step);
-    return p.groups()[p.groupIndexOfRank()[rank]];
-  }
-
-  private Partition partitionAt(long step) {
-    long reshuffle = Schedules.checkStep(step) / shufflePeriod;
-    Partition p = last;
-    if (p == null || p.reshuffle() != reshuffle) {
-      // Racing threads may both compute it; the result is the same, so either write is fine.
-      int[][] groups = Partitions.cut(permutation(reshuffle), groupSize);
-      p = new Partition(reshuffle, groups, Partitions.groupIndexOfRank(groups, workers));
-      last = p;
-    }
-    return p;
-  }
-
-  private int[] permutation(long reshuffle) {
-    SplittableRandom random = new SplittableRandom(mix64(seed ^ (reshuffle * GOLDEN_GAMMA)));
-    int[] order = Partitions.allRanks(workers);
-    for (int i = workers - 1; i > 0; i--) { // Fisher-Yates
+  /** A Fisher-Yates shuffle of {@code ranks} (a copy) by a generator seeded from {@code streamSeed}. */
+  static int[] shuffled(int[] ranks, long streamSeed) {
+    SplittableRandom random = new SplittableRandom(mix64(streamSeed));
+    int[] order = ranks.clone();
+    for (int i = order.length - 1; i > 0; i--) {
       int j = random.nextInt(i + 1);
       int t = order[i];
       order[i] = order[j];

@@ -12,7 +12,14 @@ public enum ScheduleKind {
   /** A fresh seeded random partition into groups of g at every reshuffle. */
   RANDOM,
   /** Digit rotation: for N = g^m, every m consecutive steps give the exact global average. */
-  BUTTERFLY;
+  BUTTERFLY,
+  /** Groups inside racks on most steps; every C-th step cross-rack groups with a member of each rack. */
+  TOPOLOGY,
+  /**
+   * Not a schedule of its own: the trainer measures the links between executors and runs the
+   * FULL, RANDOM or TOPOLOGY schedule {@link AutoPlanner} predicts fastest, re-planning when links change.
+   */
+  AUTO;
 
   public String cliName() {
     return name().toLowerCase(Locale.ROOT);

@@ -9,11 +9,11 @@ import java.util.List;
  * Everything that determines a group schedule. Two equal specs give the same groups at every
  * step, on every worker and in every run.
  *
- * <p>The group size only matters for {@link ScheduleKind#RANDOM} and {@link ScheduleKind#BUTTERFLY}:
+ * <p>The group size only matters for RANDOM, BUTTERFLY and TOPOLOGY (g inside a rack):
  * {@link ScheduleKind#FULL} always uses one group of all N workers and {@link ScheduleKind#LOCAL}
  * always uses groups of one, whatever {@code groupSize} says. {@link #of} writes those forced
  * values into the spec so that what is logged is what runs. The shuffle period only matters for
- * RANDOM.
+ * RANDOM and TOPOLOGY (its in-rack groups), the cross-rack period only for TOPOLOGY.
  *
  * @param kind which schedule
  * @param workers N, the number of workers (ranks 0..N-1)
@@ -21,17 +21,38 @@ import java.util.List;
  * @param shufflePeriod P, RANDOM draws a new partition every P steps
  * @param globalAveragePeriod H, 0 = never; otherwise all N workers average after every step t
  *     with (t + 1) % H == 0
- * @param seed seed of the RANDOM partitions
+ * @param seed seed of the RANDOM and TOPOLOGY partitions
+ * @param crossRackPeriod C, TOPOLOGY groups across racks after every step t with (t + 1) % C == 0
  */
 public record ScheduleSpec(
-    ScheduleKind kind, int workers, int groupSize, int shufflePeriod, int globalAveragePeriod, long seed)
+    ScheduleKind kind, int workers, int groupSize, int shufflePeriod, int globalAveragePeriod, long seed,
+    int crossRackPeriod)
     implements Serializable {
+  /** The default C of TOPOLOGY: one cross-rack step in four. */
+  public static final int DEFAULT_CROSS_RACK_PERIOD = 4;
+
+  /** A spec with the default cross-rack period (it only matters for TOPOLOGY). */
+  public ScheduleSpec(
+      ScheduleKind kind, int workers, int groupSize, int shufflePeriod, int globalAveragePeriod, long seed) {
+    this(kind, workers, groupSize, shufflePeriod, globalAveragePeriod, seed, DEFAULT_CROSS_RACK_PERIOD);
+  }
 
   /** A spec with the group size forced to N for FULL and to 1 for LOCAL; not yet validated. */
   public static ScheduleSpec of(
       ScheduleKind kind, int workers, int groupSize, int shufflePeriod, int globalAveragePeriod, long seed) {
     return new ScheduleSpec(kind, workers, kind.effectiveGroupSize(workers, groupSize), shufflePeriod,
         globalAveragePeriod, seed);
+  }
+
+  /** This spec with cross-rack period {@code c}. */
+  public ScheduleSpec withCrossRackPeriod(int c) {
+    return new ScheduleSpec(kind, workers, groupSize, shufflePeriod, globalAveragePeriod, seed, c);
+  }
+
+  /** This spec for {@code n} workers (elastic training): g is capped at N, and forced for FULL. */
+  public ScheduleSpec withWorkers(int n) {
+    int g = kind == ScheduleKind.FULL ? n : Math.min(groupSize, n);
+    return new ScheduleSpec(kind, n, g, shufflePeriod, globalAveragePeriod, seed, crossRackPeriod);
   }
 
   /** Checks every setting; returns this spec, or throws a CONFIG error naming the bad value. */
@@ -62,6 +83,11 @@ public record ScheduleSpec(
           "globalAveragePeriod", globalAveragePeriod,
           "the global average period must be 0 (off) or a positive number of steps",
           "Use 0 for no periodic global average, or H > 0 to average all workers every H steps.");
+    }
+    if (crossRackPeriod < 1) {
+      throw Errors.invalidSetting(
+          "cross-rack period", crossRackPeriod, "the cross-rack period must be at least 1 step",
+          "Use C = 1 to cross racks after every step, or e.g. 4 for one cross-rack step in four.");
     }
     if (kind == ScheduleKind.BUTTERFLY && ButterflySchedule.digits(workers, groupSize) < 0) {
       throw Errors.invalidFlag(

@@ -27,6 +27,17 @@ public final class ClusterSlots {
    * seconds), then returns; fails after {@code deadline} naming both numbers and the fix.
    */
   public static void await(SparkContext sc, int workers, Duration deadline) {
+    int slots = awaitAtMost(sc, workers, deadline);
+    if (slots < workers) {
+      throw Errors.invalidSetting(TrainerConfig.WORKERS.flag(), workers,
+          "it needs " + workers + " free task slots at once but the cluster offers " + slots
+              + " (executor cores / spark.task.cpus = " + sc.conf().get("spark.task.cpus", "1") + ")",
+          "Use " + TrainerConfig.WORKERS.flag() + " " + Math.max(1, slots) + " or fewer, or add executors or cores.");
+    }
+  }
+
+  /** Waits until {@code workers} slots exist or {@code deadline} passes; returns the slots there are then. */
+  public static int awaitAtMost(SparkContext sc, int workers, Duration deadline) {
     long end = System.nanoTime() + deadline.toNanos();
     int slots = TaskSlots.concurrent(sc);
     while (slots < workers && System.nanoTime() < end) {
@@ -38,11 +49,6 @@ public final class ClusterSlots {
       }
       slots = TaskSlots.concurrent(sc);
     }
-    if (slots < workers) {
-      throw Errors.invalidSetting(TrainerConfig.WORKERS.flag(), workers,
-          "it needs " + workers + " free task slots at once but the cluster offers " + slots
-              + " (executor cores / spark.task.cpus = " + sc.conf().get("spark.task.cpus", "1") + ")",
-          "Use " + TrainerConfig.WORKERS.flag() + " " + Math.max(1, slots) + " or fewer, or add executors or cores.");
-    }
+    return slots;
   }
 }

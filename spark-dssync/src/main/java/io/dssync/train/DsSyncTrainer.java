@@ -12,13 +12,19 @@ import io.dssync.models.ModelSpec;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.Replicas;
-import io.dssync.schedule.GroupSchedule;
+import io.dssync.schedule.ScheduleKind;
+import io.dssync.schedule.SchedulePlan;
+import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -45,11 +51,13 @@ public final class DsSyncTrainer {
       TrainerConfig.THREADS_PER_WORKER.name(), TrainerConfig.SYNC_TIMEOUT_MS.name(),
       TrainerConfig.SLOT_WAIT_MS.name(), TrainerConfig.EVAL_EVERY.name(), TrainerConfig.CHECKPOINT_DIR.name(),
       TrainerConfig.CHECKPOINT_EVERY.name(), TrainerConfig.CHECKPOINT_KEEP.name(), TrainerConfig.RESUME.name(),
-      TrainerConfig.MAX_STAGE_ATTEMPTS.name());
+      TrainerConfig.MAX_STAGE_ATTEMPTS.name(), TrainerConfig.MIN_WORKERS.name());
 
   private final SparkSession spark;
   private final TrainerConfig config;
   private ProgressListener progress = ProgressListener.printing();
+  /** The auto schedule's state during a fit with --schedule auto, else null. */
+  private AutoSchedule auto;
 
   public DsSyncTrainer(SparkSession spark, TrainerConfig config) {
     this.spark = spark;
@@ -69,6 +77,8 @@ public final class DsSyncTrainer {
   public TrainingResult fit(TrainingData data) {
     SparkContext sc = spark.sparkContext();
     int n = config.workers();
+    auto = config.scheduleKind() == ScheduleKind.AUTO
+        ? new AutoSchedule(config.scheduleSpec(), config.get(TrainerConfig.REPLAN_EVERY)) : null;
     ClusterSlots.requireStaticAllocation(sc.conf());
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);
@@ -76,24 +86,29 @@ public final class DsSyncTrainer {
         Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
     ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
         data.width(), data.numClasses(), config.get(TrainerConfig.SEED), data.vocabSize());
-    GroupSchedule schedule = Schedules.create(config.scheduleSpec());
     boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
-    JavaRDD<LabeledArrays> shards;
+    WorkerPool pool;
+    long examples;
     long inputRows = 0;
     try {
-      Dataset<Row> frame = data.frame();
+      Dataset<Row> input = data.frame();
       if (skipBad) {
-        inputRows = frame.count();
-        frame = DataFrames.dropBadRecords(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
+        inputRows = input.count();
+        input = DataFrames.dropBadRecords(input, data.featuresCol(), data.labelCol(), data.featureSize(),
             data.numClasses());
       }
-      shards = ShardedData.shard(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
-          data.numClasses(), n);
+      Dataset<Row> frame = input;
+      pool = new WorkerPool(WorkerPool.Slots.of(sc), n, config.minWorkers(), slotWait,
+          size -> ShardedData.shard(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
+              data.numClasses(), size),
+          this::schedulePlan);
+      examples = pool.shards().map(LabeledArrays::size).reduce(Integer::sum);
+    } catch (DsSyncException e) {
+      throw e;
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       // Bad records are found on executors; their DsSyncException reaches us as text.
       throw Errors.fromTaskFailure(e);
     }
-    long examples = shards.map(LabeledArrays::size).reduce(Integer::sum);
     long skippedRecords = skipBad ? inputRows - examples : 0;
     if (skippedRecords > 0) {
       LOG.warn("Skipped {} of {} input rows as bad records (--bad-records skip); executor logs show the first"
@@ -112,7 +127,7 @@ public final class DsSyncTrainer {
     List<StageMetrics> history = new ArrayList<>();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     long started = System.nanoTime();
-    try (ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
+    try (pool; ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
       ConsensusState consensus = initialState(driverReplica);
       int firstStage = 0;
       long resumedAtStep = -1;
@@ -122,13 +137,15 @@ public final class DsSyncTrainer {
         firstStage = resumed.stagesDone();
         resumedAtStep = resumed.step();
       }
-      Run run = new Run(jsc, shards, runId, schedule, spec, lr, batch, totalSteps, slotWait, new ArrayList<>(),
-          skippedRecords, resumedAtStep);
+      Run run = new Run(jsc, pool, runId, spec, lr, batch, totalSteps, new ArrayList<>(), skippedRecords,
+          resumedAtStep);
       for (int stage = firstStage; stage < stages; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
+        pool.fitToSlots(first);
         long t0 = System.nanoTime();
-        StageAttempt done = runWithRetries(run, stage, first, end, consensus, history);
+        boolean probe = auto != null && auto.probesAt(stage, firstStage);
+        StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<WorkerResult> results = done.results();
         consensus = results.stream().filter(r -> r.consensus() != null).findFirst().orElseThrow().consensus();
@@ -136,7 +153,7 @@ public final class DsSyncTrainer {
             || stage == stages - 1);
         Evaluation eval = evaluate ? evaluate(driverReplica, consensus, data.test()) : null;
         StageMetrics metrics = StageSummaries.summarize(done.work(), results, seconds,
-            (double) end / stepsPerEpoch, (long) n * batch, eval);
+            (double) end / stepsPerEpoch, (long) results.size() * batch, eval);
         history.add(metrics);
         if (store != null && ((stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1)) {
           store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED),
@@ -144,18 +161,45 @@ public final class DsSyncTrainer {
               config.get(TrainerConfig.CHECKPOINT_KEEP));
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
+        if (probe && auto.update(results, metrics.computeMsPerStep(), (long) consensus.state().length * Float.BYTES,
+            seconds, end)) {
+          pool.replan();
+        }
       }
       return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9);
     } finally {
       sc.setJobDescription(null);
-      shards.unpersist(false);
     }
   }
 
-  /** What stays the same for every stage of one fit, and the retries it collects. */
-  private record Run(JavaSparkContext jsc, JavaRDD<LabeledArrays> shards, String runId, GroupSchedule schedule,
-      ModelSpec spec, LearningRateSchedule lr, int batch, long totalSteps, Duration slotWait,
-      List<StageRetry> retries, long skippedRecords, long resumedAtStep) {
+  /**
+   * The schedule plan for {@code size} workers: the configured schedule, rebuilt for N' when the
+   * pool is elastic. Butterfly needs N' = g^m; for any other N' it becomes random with the same g.
+   */
+  private SchedulePlan schedulePlan(int size) {
+    if (auto != null) {
+      return auto.planFor(size);
+    }
+    ScheduleSpec spec = config.scheduleSpec().withWorkers(size);
+    if (spec.kind() == ScheduleKind.BUTTERFLY && size != config.workers()) {
+      try {
+        spec.validate();
+      } catch (DsSyncException e) {
+        LOG.warn("dssync elastic: butterfly needs N = g^m, {} is not; using random g={} while {} workers run",
+            size, spec.groupSize(), size);
+        spec = new ScheduleSpec(ScheduleKind.RANDOM, size, spec.groupSize(), spec.shufflePeriod(),
+            spec.globalAveragePeriod(), spec.seed(), spec.crossRackPeriod());
+      }
+    }
+    return Schedules.plan(spec, config.rackLayout());
+  }
+
+  /**
+   * What stays the same for every stage of one fit (the pool changes size when elastic), and the
+   * retries it collects.
+   */
+  private record Run(JavaSparkContext jsc, WorkerPool pool, String runId, ModelSpec spec, LearningRateSchedule lr,
+      int batch, long totalSteps, List<StageRetry> retries, long skippedRecords, long resumedAtStep) {
     TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds) {
       return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
           wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep);
@@ -166,14 +210,14 @@ public final class DsSyncTrainer {
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
 
   private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
-      List<StageMetrics> history) {
+      List<StageMetrics> history, boolean probe) {
     int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
     long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
     for (int attempt = 1; ; attempt++) {
       // A fresh run id per attempt: a retry's block ids can never meet the failed attempt's leftovers.
       String attemptRunId = attempt == 1 ? run.runId() : run.runId() + ".a" + attempt;
-      StageWork work = new StageWork(attemptRunId, stage, first, end, run.schedule(), run.spec(),
-          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout);
+      StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
+          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probe);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, history));
@@ -188,8 +232,8 @@ public final class DsSyncTrainer {
         run.retries().add(new StageRetry(stage + 1, attempt, e.kind(), e.getMessage()));
         LOG.warn("dssync stage {} attempt {}/{} failed [{}]: {} -- retrying from the consensus after step {}",
             stage + 1, attempt, maxAttempts, e.kind(), e.getMessage(), first);
-        // A lost executor is replaced by the cluster manager; the barrier stage needs all N slots back.
-        ClusterSlots.await(run.jsc().sc(), config.workers(), run.slotWait());
+        // A lost executor is normally replaced by the cluster manager; elastic runs go on with fewer.
+        run.pool().awaitSlotsAfterFailure(first);
       }
     }
   }
@@ -203,19 +247,49 @@ public final class DsSyncTrainer {
       List<StageMetrics> history) {
     SparkContext sc = run.jsc().sc();
     // A description, never a job group: notebooks such as Zeppelin own the job group.
-    sc.setJobDescription(String.format("dssync stage %d: steps %d-%d, %s g=%d",
+    sc.setJobDescription(String.format("dssync stage %d: steps %d-%d, %s g=%d, %d workers",
         work.stage() + 1, work.firstStep(), work.endStep() - 1, config.get(TrainerConfig.SCHEDULE),
-        config.groupSize()));
+        config.groupSize(), run.pool().size()));
     Broadcast<ConsensusState> start = run.jsc().broadcast(consensus);
     try {
-      return run.shards().rdd().barrier()
+      JavaFutureAction<List<WorkerResult>> job = run.pool().shards().rdd().barrier()
           .mapPartitions(FaultInjectingTask.orPlain(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
-          .toJavaRDD().collect();
+          .toJavaRDD().collectAsync();
+      return awaitStage(job, run.pool());
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
-      DsSyncException cause = Errors.fromTaskFailure(e);
+      // The future wraps Spark's failure in an ExecutionException; its message is the useful one.
+      Throwable failure = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      DsSyncException cause = Errors.fromTaskFailure(failure);
       throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
     } finally {
       start.destroy();
+    }
+  }
+
+  /**
+   * Waits for a stage's job. Spark launches a barrier stage only when all its slots are free, and
+   * waits for ever when an executor is lost after the job was submitted; so when the cluster offers
+   * fewer slots than the stage needs for longer than --slot-wait-ms, the job is cancelled and the
+   * stage fails (retryable: the retry waits for the slots, or an elastic pool shrinks).
+   */
+  private List<WorkerResult> awaitStage(JavaFutureAction<List<WorkerResult>> job, WorkerPool pool)
+      throws InterruptedException, ExecutionException {
+    long slotWaitNanos = config.get(TrainerConfig.SLOT_WAIT_MS) * 1_000_000L;
+    long shortSince = -1;
+    while (true) {
+      try {
+        return job.get(1, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        int available = pool.availableSlots();
+        if (available >= pool.size()) {
+          shortSince = -1;
+        } else if (shortSince < 0) {
+          shortSince = System.nanoTime();
+        } else if (System.nanoTime() - shortSince > slotWaitNanos) {
+          job.cancel(true);
+          throw Errors.slotsLost(pool.size(), available, config.get(TrainerConfig.SLOT_WAIT_MS));
+        }
+      }
     }
   }
 

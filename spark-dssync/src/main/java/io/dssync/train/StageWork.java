@@ -2,26 +2,35 @@ package io.dssync.train;
 
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
-import io.dssync.schedule.GroupSchedule;
+import io.dssync.schedule.SchedulePlan;
 import java.io.Serializable;
 
 /**
  * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
- * (computed identically everywhere from its seed), model, optimizer and learning-rate settings.
+ * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings,
+ * and whether to probe the links first (the auto schedule).
  */
 record StageWork(
     String runId,
     int stage,
     long firstStep,
     long endStep,
-    GroupSchedule schedule,
+    SchedulePlan schedule,
     ModelSpec model,
     OptimizerSpec optimizer,
     LearningRateSchedule learningRate,
     int batchSize,
     long seed,
-    long syncTimeoutMs)
+    long syncTimeoutMs,
+    boolean probeLinks)
     implements Serializable {
+  /** A stage that does not probe the links. */
+  public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
+      OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
+    this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
+        false);
+  }
+
   public int steps() {
     return (int) (endStep - firstStep);
   }

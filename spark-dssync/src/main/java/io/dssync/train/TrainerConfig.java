@@ -4,6 +4,7 @@ import io.dssync.errors.Errors;
 import io.dssync.metrics.RunHeader;
 import io.dssync.models.Models;
 import io.dssync.replica.OptimizerSpec;
+import io.dssync.schedule.RackLayout;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.ScheduleSpec;
 import java.io.Serializable;
@@ -21,7 +22,9 @@ public final class TrainerConfig implements Serializable {
   public static final Setting<Integer> WORKERS = Setting.intAtLeast("workers", 4, 1,
       "Number of workers N (barrier tasks, one model replica each); needs N free task slots.");
   public static final Setting<String> SCHEDULE = Setting.oneOf("schedule", "random",
-      "Group schedule: full (synchronous all-reduce), local (g = 1), random (DS-Sync), butterfly.",
+      "Group schedule: full (synchronous all-reduce), local (g = 1), random (DS-Sync), butterfly,"
+          + " topology (groups inside racks, a cross-rack step every --cross-rack-period steps), auto (measure the"
+          + " links, then run the schedule predicted fastest; re-plan when they change).",
       ScheduleKind.cliNames());
   public static final Setting<Integer> GROUP_SIZE = Setting.intAtLeast("groupSize", 2, 1,
       "Group size g (1 <= g <= N); forced to N by 'full' and to 1 by 'local'.");
@@ -29,6 +32,16 @@ public final class TrainerConfig implements Serializable {
       "Steps between reshuffles of the random schedule (P).");
   public static final Setting<Integer> GLOBAL_AVERAGE_PERIOD = Setting.intAtLeast("globalAveragePeriod", 0, 0,
       "Average over all N workers every H steps (0 = only at the end of each stage).");
+  public static final Setting<String> RACKS = Setting.name("racks", "",
+      "Racks of the topology schedule: executor hosts, ',' between hosts and ';' between racks"
+          + " (\"h1,h2;h3,h4\"); empty = one rack per executor host.",
+      RackLayout::isValid, "must be host lists like \"h1,h2;h3,h4\" with no empty name and no host twice");
+  public static final Setting<Integer> CROSS_RACK_PERIOD = Setting.intAtLeast("crossRackPeriod",
+      ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD, 1,
+      "Topology schedule: groups span racks after every C-th step (C = 1: every step), inside racks otherwise.");
+  public static final Setting<Integer> REPLAN_EVERY = Setting.intAtLeast("replanEvery", 5, 0,
+      "Auto schedule: probe the links again every R stages and re-plan when a link's bandwidth changed more than"
+          + " 2x (0 = probe only at the first stage).");
   public static final Setting<Integer> STEPS_PER_STAGE = Setting.intAtLeast("stepsPerStage", 100, 1,
       "Steps per barrier stage (K); the driver evaluates and reports between stages.");
   public static final Setting<Integer> EPOCHS = Setting.intAtLeast("epochs", 2, 1,
@@ -60,6 +73,9 @@ public final class TrainerConfig implements Serializable {
       "Deadline for a peer's chunk in a group all-reduce before the stage fails naming it.");
   public static final Setting<Integer> SLOT_WAIT_MS = Setting.intAtLeast("slotWaitMs", 60_000, 0,
       "How long to wait for executors to offer N task slots before failing.");
+  public static final Setting<Integer> MIN_WORKERS = Setting.intAtLeast("minWorkers", 0, 0,
+      "Elastic training: when executors are lost and none replaces them within --slot-wait-ms, continue with"
+          + " the N' >= M slots left and grow back when slots return (0 = off: always N workers).");
   public static final Setting<Integer> EVAL_EVERY = Setting.intAtLeast("evalEvery", 1, 1,
       "Evaluate the consensus model on the test split every this many stages (and at the end).");
   public static final Setting<String> CHECKPOINT_DIR = Setting.text("checkpointDir", "",
@@ -78,9 +94,10 @@ public final class TrainerConfig implements Serializable {
 
   /** All settings in documentation order. */
   public static final List<Setting<?>> ALL = List.of(
-      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, STEPS_PER_STAGE,
+      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
+      STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
-      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, SLOT_WAIT_MS, EVAL_EVERY,
+      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
   private final Map<String, Object> values;
@@ -106,6 +123,12 @@ public final class TrainerConfig implements Serializable {
     return get(WORKERS);
   }
 
+  /** The fewest workers a stage may run with: --min-workers, or N when elastic training is off. */
+  public int minWorkers() {
+    int m = get(MIN_WORKERS);
+    return m == 0 ? workers() : m;
+  }
+
   public ScheduleKind scheduleKind() {
     return ScheduleKind.parse(get(SCHEDULE));
   }
@@ -117,7 +140,11 @@ public final class TrainerConfig implements Serializable {
 
   public ScheduleSpec scheduleSpec() {
     return new ScheduleSpec(scheduleKind(), workers(), groupSize(), get(SHUFFLE_PERIOD),
-        get(GLOBAL_AVERAGE_PERIOD), get(SEED));
+        get(GLOBAL_AVERAGE_PERIOD), get(SEED), get(CROSS_RACK_PERIOD));
+  }
+
+  public RackLayout rackLayout() {
+    return RackLayout.parse(get(RACKS));
   }
 
   public OptimizerSpec optimizerSpec() {
@@ -168,6 +195,11 @@ public final class TrainerConfig implements Serializable {
       TrainerConfig config = new TrainerConfig(values);
       // Cross-setting checks live in the schedule spec (g within 1..N, butterfly needs N = g^m).
       config.scheduleSpec().validate();
+      if (config.minWorkers() > config.workers()) {
+        throw Errors.invalidSetting(MIN_WORKERS.flag(), config.minWorkers(),
+            "it is more than the " + config.workers() + " workers asked for",
+            "Use " + MIN_WORKERS.flag() + " between 1 and " + config.workers() + ", or 0 to turn elastic training off.");
+      }
       return config;
     }
 

@@ -4,7 +4,8 @@ import java.io.Serializable;
 
 /**
  * What one worker reports at the end of a stage. Per-step arrays are indexed by step - firstStep.
- * Only rank 0 carries the consensus (all ranks hold the same values after the stage-end average).
+ * Only rank 0 carries the consensus (all ranks hold the same values after the stage-end average);
+ * {@code links} is set when the stage probed the links (auto schedule), else null.
  */
 public record WorkerResult(
     int rank,
@@ -16,5 +17,13 @@ public record WorkerResult(
     float[] transferMs,
     long[] bytesSent,
     double consensusDistance,
-    ConsensusState consensus)
-    implements Serializable {}
+    ConsensusState consensus,
+    LinkSample links)
+    implements Serializable {
+  /** A result without link measurements (the stage did not probe). */
+  public WorkerResult(int rank, String executorId, float[] loss, float[] computeMs, float[] syncMs, float[] waitMs,
+      float[] transferMs, long[] bytesSent, double consensusDistance, ConsensusState consensus) {
+    this(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytesSent, consensusDistance, consensus,
+        null);
+  }
+}

@@ -8,6 +8,7 @@ import io.dssync.data.ShardBatcher;
 import io.dssync.errors.Errors;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.Replicas;
+import io.dssync.schedule.GroupSchedule;
 import io.dssync.transport.PushTransport;
 import java.io.Serializable;
 import java.time.Duration;
@@ -51,8 +52,13 @@ class WorkerTask
     try (PushTransport transport = PushTransport.open(ctx, timeout);
         // Threads = the CPUs Spark reserved for this task (spark.task.cpus): never oversubscribe.
         ModelReplica replica = Replicas.create(work.model(), work.optimizer(), ctx.cpus())) {
-      WorkerResult result = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
-          shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout));
+      String[] hosts = transport.hosts();
+      GroupSchedule schedule = work.schedule().forHosts(hosts);
+      LinkSample links = work.probeLinks()
+          ? LinkProbe.run(transport, hosts.length, hosts[transport.rank()], work.firstStep(), timeout) : null;
+      WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
+          shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout), schedule);
+      WorkerResult result = links == null ? trained : withLinks(trained, links);
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
       return scala.jdk.javaapi.CollectionConverters.asScala(out);
     }
@@ -61,6 +67,16 @@ class WorkerTask
   /** The stage's work for one rank; separate from Spark so tests can run it over any transport. */
   WorkerResult train(int rank, String executorId, LabeledArrays shard, ConsensusState s, ModelReplica replica,
       Transport transport, GroupAllReduce allReduce) {
+    // Without hosts only a plan that is already a schedule can run (tests over in-memory transports).
+    if (!(work.schedule() instanceof GroupSchedule schedule)) {
+      throw new IllegalStateException("the stage's schedule needs the ranks' hosts: " + work.schedule());
+    }
+    return train(rank, executorId, shard, s, replica, transport, allReduce, schedule);
+  }
+
+  /** As above with the stage's schedule already placed on the ranks' hosts. */
+  WorkerResult train(int rank, String executorId, LabeledArrays shard, ConsensusState s, ModelReplica replica,
+      Transport transport, GroupAllReduce allReduce, GroupSchedule schedule) {
     replica.writeState(s.state());
     replica.writeOptimizerState(s.optimizerState());
     replica.setOptimizerSteps(s.optimizerSteps());
@@ -87,7 +103,7 @@ class WorkerTask
       }
       beforeAveraging(rank, step);
       long t1 = System.nanoTime();
-      int[] group = work.schedule().groupOf(rank, step);
+      int[] group = schedule.groupOf(rank, step);
       TransportStats.Snapshot before = stats.snapshot();
       if (group.length > 1) {
         replica.readState(state);
@@ -102,7 +118,7 @@ class WorkerTask
       transferMs[i] = moved.transferNanos() / 1e6f;
       bytes[i] = moved.bytesSent();
     }
-    int[] everyone = java.util.stream.IntStream.range(0, work.schedule().workers()).toArray();
+    int[] everyone = java.util.stream.IntStream.range(0, schedule.workers()).toArray();
     long lastStep = work.endStep() - 1;
     replica.readState(state);
     float[] mine = state.clone();
@@ -115,6 +131,11 @@ class WorkerTask
         ? new ConsensusState(state, optimizer, replica.optimizerSteps()) : null;
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
         distance, consensus);
+  }
+
+  private static WorkerResult withLinks(WorkerResult r, LinkSample links) {
+    return new WorkerResult(r.rank(), r.executorId(), r.loss(), r.computeMs(), r.syncMs(), r.waitMs(), r.transferMs(),
+        r.bytesSent(), r.consensusDistance(), r.consensus(), links);
   }
 
   /** Euclidean distance between this replica and the consensus, before the stage-end average. */

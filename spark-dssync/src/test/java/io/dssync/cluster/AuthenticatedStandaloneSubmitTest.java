@@ -33,19 +33,12 @@ class AuthenticatedStandaloneSubmitTest {
     Path logs = Scripts.logDir("standalone-auth").toPath();
     Path tmp = logs.resolve("tmp");
     Files.createDirectories(tmp);
-    Map<String, String> env = Scripts.env();
-    int masterPort = Scripts.freePort();
     Path clusterDir = logs.resolve("cluster");
-    env.put("DSSYNC_CLUSTER_DIR", clusterDir.toString());
-    env.put("DSSYNC_MASTER_PORT", String.valueOf(masterPort));
-    env.put("DSSYNC_UI_PORT", String.valueOf(Scripts.freePort()));
-    env.put("DSSYNC_CLUSTER_WORKERS", "2");
-    env.put("DSSYNC_WORKER_CORES", "2");
-    env.put("DSSYNC_WORKER_MEMORY", "2500m");
+    Map<String, String> env = Scripts.standaloneEnv(clusterDir, 2, 2, "2500m");
     env.put("DSSYNC_CLUSTER_AUTH", "1");
     env.put("TMPDIR", tmp.toString());
     String cluster = Scripts.script("standalone-cluster").toString();
-    String master = "spark://127.0.0.1:" + masterPort;
+    String master = Scripts.masterUrl(env);
     try {
       Scripts.Result start = Scripts.run(List.of(cluster, "start"), env, Duration.ofSeconds(180),
           logs.resolve("start.log"));

@@ -71,6 +71,27 @@ final class Scripts {
     return env;
   }
 
+  /**
+   * The environment for {@code standalone-cluster} and the jobs submitted to it: {@link #env()} plus
+   * {@code workers} workers of {@code cores} cores and {@code memory} each, state in
+   * {@code clusterDir}, master and web UIs on ports free now.
+   */
+  static Map<String, String> standaloneEnv(Path clusterDir, int workers, int cores, String memory) {
+    Map<String, String> env = env();
+    env.put("DSSYNC_CLUSTER_DIR", clusterDir.toString());
+    env.put("DSSYNC_MASTER_PORT", String.valueOf(freePort()));
+    env.put("DSSYNC_UI_PORT", String.valueOf(freePort()));
+    env.put("DSSYNC_CLUSTER_WORKERS", String.valueOf(workers));
+    env.put("DSSYNC_WORKER_CORES", String.valueOf(cores));
+    env.put("DSSYNC_WORKER_MEMORY", memory);
+    return env;
+  }
+
+  /** The master URL of the cluster {@link #standaloneEnv} describes. */
+  static String masterUrl(Map<String, String> standaloneEnv) {
+    return "spark://127.0.0.1:" + standaloneEnv.get("DSSYNC_MASTER_PORT");
+  }
+
   /** A TCP port free on loopback right now. */
   static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

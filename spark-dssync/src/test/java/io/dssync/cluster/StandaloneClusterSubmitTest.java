@@ -24,14 +24,7 @@ class StandaloneClusterSubmitTest {
   @Test
   void trainingSubmittedToAStandaloneClusterLearnsAndTheClusterStopsCleanly() {
     Path logs = Scripts.logDir("standalone").toPath();
-    Map<String, String> env = Scripts.env();
-    int masterPort = Scripts.freePort();
-    env.put("DSSYNC_CLUSTER_DIR", logs.resolve("cluster").toString());
-    env.put("DSSYNC_MASTER_PORT", String.valueOf(masterPort));
-    env.put("DSSYNC_UI_PORT", String.valueOf(Scripts.freePort()));
-    env.put("DSSYNC_CLUSTER_WORKERS", "2");
-    env.put("DSSYNC_WORKER_CORES", "2");
-    env.put("DSSYNC_WORKER_MEMORY", "2500m");
+    Map<String, String> env = Scripts.standaloneEnv(logs.resolve("cluster"), 2, 2, "2500m");
     String cluster = Scripts.script("standalone-cluster").toString();
     try {
       Scripts.Result start = Scripts.run(List.of(cluster, "start"), env, Duration.ofSeconds(180),
@@ -39,7 +32,7 @@ class StandaloneClusterSubmitTest {
       assertEquals(0, start.exitCode(), "standalone-cluster start failed:\n" + start.output());
 
       Map<String, String> job = new HashMap<>(env);
-      job.put("MASTER", "spark://127.0.0.1:" + masterPort);
+      job.put("MASTER", Scripts.masterUrl(env));
       job.put("DEPLOY_MODE", "client");
       job.put("WORKERS", "4");
       Scripts.Result run = Scripts.run(List.of(Scripts.script("examples/standalone.sh").toString(),

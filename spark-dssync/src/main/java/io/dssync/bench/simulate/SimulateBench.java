@@ -24,7 +24,7 @@ public final class SimulateBench implements BenchMode {
   static final List<Integer> DEFAULT_WORKERS = List.of(4, 8, 16, 32, 64, 128, 256, 512, 1024);
   private static final Set<String> FLAGS = Set.of("--out", "--allreduce-csv", "--train-csv", "--workers",
       "--group-size", "--global-every", "--racks", "--inter-rack-MBps", "--inter-rack-latency-ms", "--state-floats",
-      "--compute-ms", "--dimension", "--trials", "--seed");
+      "--compute-ms", "--dimension", "--trials", "--seed", "--cross-rack-period");
 
   @Override
   public String name() {
@@ -47,9 +47,11 @@ public final class SimulateBench implements BenchMode {
           --workers LIST            N to predict for (default 4,8,16,...,1024)
           --group-size G            g of the random, butterfly and group+global schedules (default 4)
           --global-every H          H of local SGD and of group + global average (default 8)
-          --racks R                 racks of equal size, consecutive ranks (default 2)
-          --inter-rack-MBps X       each rack's uplink (default: the fitted link bandwidth / 10)
-          --inter-rack-latency-ms X per-message latency between racks (default: the fitted latency)
+          --racks R                 racks of equal size, consecutive ranks (default 2); all-reduce cells whose
+                                    groups span racks calibrate the uplink, the others the in-rack link
+          --inter-rack-MBps X       each rack's uplink (default: calibrated, else the in-rack bandwidth / 10)
+          --inter-rack-latency-ms X per-message latency between racks (default: calibrated, else in-rack)
+          --cross-rack-period C     C of the topology predictions (default 4); auto is predicted as well
           --state-floats S          model size in floats (default: median of the train runs, else 1000000)
           --compute-ms C            compute ms per step (default: median of the train runs, else 100)
           --dimension D, --trials K, --seed X   consensus simulation (default 8, 3, 42)
@@ -81,28 +83,35 @@ public final class SimulateBench implements BenchMode {
       throw Errors.invalidSetting("--allreduce-csv", allReduceCsv, "the file does not exist",
           "Run 'dssync bench allreduce --out " + root + "' first, or pass the file with --allreduce-csv.");
     }
-    Map<String, CostModelFit.Fit> fits = fitPerNetwork(CsvRows.read(allReduceCsv));
+    Map<String, RackCalibration.Links> fits = fitPerNetwork(CsvRows.read(allReduceCsv), settings.racks());
     ResultsFolder folder = ResultsFolder.create(root, name(), "dssync bench simulate " + String.join(" ", args));
     Path summary = SimulateReport.write(folder, settings, fits, CsvRows.read(allReduceCsv), runs, notes);
     out.println("dssync bench simulate: wrote " + summary);
-    fits.forEach((network, fit) -> out.printf(Locale.ROOT,
-        "  %s: latency %.3f ms, bandwidth %.1f MB/s (%d points)%n", network, fit.latencyMs(), fit.bandwidthMBps(),
-        fit.points()));
+    fits.forEach((network, links) -> out.printf(Locale.ROOT,
+        "  %s: in-rack latency %.3f ms, bandwidth %.1f MB/s (%d points); uplink %s%n", network,
+        links.inRack().latencyMs(), links.inRack().bandwidthMBps(), links.inRack().points(),
+        links.crossCells() == 0 ? "not measured (no cell crossed racks)" : String.format(Locale.ROOT,
+            "%.2f MB/s, latency %.1f ms (%d cross-rack points)", links.uplinkMBps(), links.interRackLatencyMs(),
+            links.crossCells())));
     return 0;
   }
 
-  /** One latency/bandwidth fit per network label of the all-reduce table. */
-  static Map<String, CostModelFit.Fit> fitPerNetwork(CsvRows csv) {
-    Map<String, List<CostModelFit.Point>> byNetwork = new LinkedHashMap<>();
+  /** One calibration (in-rack link, and the uplink when cells crossed racks) per network label. */
+  static Map<String, RackCalibration.Links> fitPerNetwork(CsvRows csv, int racks) {
+    Map<String, List<RackCalibration.Cell>> byNetwork = new LinkedHashMap<>();
     for (int r = 0; r < csv.size(); r++) {
-      byNetwork.computeIfAbsent(csv.text(r, "network"), k -> new ArrayList<>()).add(new CostModelFit.Point(
-          (int) csv.number(r, "group_size"), (long) csv.number(r, "bytes"), csv.number(r, "time_ms_median")));
+      byNetwork.computeIfAbsent(csv.text(r, "network"), k -> new ArrayList<>()).add(cell(csv, r));
     }
     if (byNetwork.isEmpty()) {
       throw Errors.badRecord("all-reduce table", "it has no rows", "Rerun dssync bench allreduce.");
     }
-    Map<String, CostModelFit.Fit> fits = new LinkedHashMap<>();
-    byNetwork.forEach((network, points) -> fits.put(network, CostModelFit.fit(points)));
+    Map<String, RackCalibration.Links> fits = new LinkedHashMap<>();
+    byNetwork.forEach((network, cells) -> fits.put(network, RackCalibration.calibrate(cells, racks)));
     return fits;
+  }
+
+  static RackCalibration.Cell cell(CsvRows csv, int r) {
+    return new RackCalibration.Cell((int) csv.number(r, "workers"), (int) csv.number(r, "group_size"),
+        (long) csv.number(r, "bytes"), csv.number(r, "time_ms_median"));
   }
 }

@@ -4,6 +4,7 @@ import io.dssync.bench.BenchTable;
 import io.dssync.launch.ByteSize;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.ResultsFolder;
+import io.dssync.schedule.ConsensusSimulation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,33 +26,33 @@ final class SimulateReport {
   static final String[] ERROR_COLUMNS = {"source", "quantity", "network", "schedule", "workers", "group_size",
       "global_every", "bytes", "measured_ms", "predicted_ms", "relative_error"};
   static final String[] CALIBRATION_COLUMNS = {"network", "latency_ms", "bandwidth_MBps", "points",
-      "mean_abs_relative_error"};
+      "uplink_MBps", "inter_rack_latency_ms", "cross_rack_points", "mean_abs_relative_error",
+      "max_abs_relative_error"};
   static final String[] PREDICTION_COLUMNS = {"network", "schedule", "workers", "group_size", "global_every",
       "racks", "state_bytes", "compute_ms", "sync_ms", "step_ms", "step_time_vs_full", "consensus_first_step",
       "consensus_per_step", "steps_to_consensus"};
 
   private SimulateReport() {}
 
-  static Path write(ResultsFolder folder, SimulateSettings s, Map<String, CostModelFit.Fit> fits, CsvRows allReduce,
+  static Path write(ResultsFolder folder, SimulateSettings s, Map<String, RackCalibration.Links> fits, CsvRows allReduce,
       List<TrainRunPoint> runs, List<String> notes) {
     BenchTable errors = new BenchTable("simulate", ERROR_COLUMNS);
     Map<String, double[]> errorSums = new HashMap<>();
     for (int r = 0; r < allReduce.size(); r++) {
       String network = allReduce.text(r, "network");
-      CostModelFit.Fit fit = fits.get(network);
-      int g = (int) allReduce.number(r, "group_size");
-      long bytes = (long) allReduce.number(r, "bytes");
-      double measured = allReduce.number(r, "time_ms_median");
-      double predicted = CostModel.flat(0, fit.latencyMs(), fit.bandwidthMBps()).groupAllReduceMs(g, bytes);
-      double rel = (predicted - measured) / measured;
-      errors.add("allreduce", "allreduce_ms", network, "group-g" + g, (int) allReduce.number(r, "workers"), g, 0,
-          bytes, measured, predicted, rel);
-      double[] sum = errorSums.computeIfAbsent(network, k -> new double[2]);
+      RackCalibration.Cell cell = SimulateBench.cell(allReduce, r);
+      double predicted = fits.get(network).predictMs(cell, s.racks());
+      double rel = (predicted - cell.timeMs()) / cell.timeMs();
+      int g = cell.groupSize();
+      errors.add("allreduce", "allreduce_ms", network, "group-g" + g + (cell.crossesRacks(s.racks()) ? "-cross-rack"
+          : ""), cell.workers(), g, 0, cell.bytes(), cell.timeMs(), predicted, rel);
+      double[] sum = errorSums.computeIfAbsent(network, k -> new double[3]);
       sum[0] += Math.abs(rel);
       sum[1]++;
+      sum[2] = Math.max(sum[2], Math.abs(rel));
     }
     for (TrainRunPoint run : runs) {
-      CostModelFit.Fit fit = fits.getOrDefault(run.network(), null);
+      RackCalibration.Links fit = fits.getOrDefault(run.network(), null);
       String network = run.network();
       if (fit == null) {
         network = fits.keySet().iterator().next();
@@ -62,7 +63,7 @@ final class SimulateReport {
           notes.add(note);
         }
       }
-      CostModel model = CostModel.flat(run.computeMsPerStep(), fit.latencyMs(), fit.bandwidthMBps());
+      CostModel model = s.model(fit).withCompute(run.computeMsPerStep());
       double sync = StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4,
           s.seed());
       double measuredStep = run.computeMsPerStep() + run.syncMsPerStep();
@@ -73,9 +74,11 @@ final class SimulateReport {
           run.globalEvery(), run.stateFloats() * 4, measuredStep, predictedStep, relative(predictedStep, measuredStep));
     }
     BenchTable calibration = new BenchTable("calibration", CALIBRATION_COLUMNS);
-    fits.forEach((network, fit) -> {
+    fits.forEach((network, links) -> {
       double[] sum = errorSums.get(network);
-      calibration.add(network, fit.latencyMs(), fit.bandwidthMBps(), fit.points(), sum[0] / sum[1]);
+      CostModelFit.Fit fit = links.inRack();
+      calibration.add(network, fit.latencyMs(), fit.bandwidthMBps(), fit.points(), links.uplinkMBps(),
+          links.interRackLatencyMs(), links.crossCells(), sum[0] / sum[1], sum[2]);
     });
     BenchTable predictions = predictions(s, fits);
 
@@ -104,11 +107,14 @@ final class SimulateReport {
     return folder.finish();
   }
 
-  static BenchTable predictions(SimulateSettings s, Map<String, CostModelFit.Fit> fits) {
+  static BenchTable predictions(SimulateSettings s, Map<String, RackCalibration.Links> fits) {
     BenchTable table = new BenchTable("predictions", PREDICTION_COLUMNS);
-    List<SimulatedSchedule> schedules = SimulatedSchedule.standard(s.groupSize(), s.globalEvery());
+    List<SimulatedSchedule> schedules = new ArrayList<>(SimulatedSchedule.standard(s.groupSize(), s.globalEvery()));
+    if (s.racks() >= 2) {
+      schedules.add(SimulatedSchedule.topology(s.groupSize(), s.racks(), s.crossRackPeriod()));
+    }
     Map<String, ConsensusSimulation> consensus = new HashMap<>();
-    for (Map.Entry<String, CostModelFit.Fit> e : fits.entrySet()) {
+    for (Map.Entry<String, RackCalibration.Links> e : fits.entrySet()) {
       CostModel model = s.model(e.getValue());
       for (int n : s.workers()) {
         double full = Double.NaN;
@@ -128,9 +134,30 @@ final class SimulateReport {
               : schedule.groupSize(), schedule.globalEvery(), s.racks(), s.stateBytes(), model.computeMs(), sync,
               step, step / full, c.firstStep(), c.perStep(), c.stepsToConsensus());
         }
+        if (s.racks() >= 2 && n >= 2 * s.racks()) {
+          addAuto(table, e.getKey(), s, model, n, full);
+        }
       }
     }
     return table;
+  }
+
+  /** What --schedule auto would choose for N workers on this model's racks, and its prediction. */
+  private static void addAuto(BenchTable table, String network, SimulateSettings s, CostModel model, int n,
+      double full) {
+    int[] racks = io.dssync.schedule.Schedules.consecutiveRacks(n, s.racks());
+    io.dssync.schedule.AutoPlanner.Plan plan = io.dssync.schedule.AutoPlanner.choose(
+        new io.dssync.schedule.ScheduleSpec(io.dssync.schedule.ScheduleKind.AUTO, n, 2, 1, 0, s.seed()), racks,
+        io.dssync.schedule.RackLayout.byHost(), groups -> model.syncMs(groups, n, s.stateBytes()), model.computeMs(),
+        null);
+    io.dssync.schedule.AutoPlanner.Candidate c = plan.chosen();
+    io.dssync.schedule.GroupSchedule chosen = plan.spec().kind() == io.dssync.schedule.ScheduleKind.TOPOLOGY
+        ? io.dssync.schedule.Schedules.topology(plan.spec(), racks) : io.dssync.schedule.Schedules.create(plan.spec());
+    ConsensusSimulation consensus = ConsensusSimulation.run(chosen, s.dimension(), s.trials(), CONSENSUS_WINDOW,
+        CONSENSUS_MAX_STEPS, s.seed());
+    table.add(network, "auto:" + c.label().replace(' ', '-'), n, c.groupSize(), 0, s.racks(), s.stateBytes(),
+        model.computeMs(), c.syncMs(), c.stepMs(), c.stepMs() / full, consensus.firstStep(), consensus.perStep(),
+        consensus.stepsToConsensus());
   }
 
   private static double relative(double predicted, double measured) {

@@ -11,7 +11,7 @@ import java.util.List;
  */
 record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, int racks, double interRackMBps,
     double interRackLatencyMs, long stateFloats, double computeMs, String computeSource, int dimension,
-    int trials, long seed) {
+    int trials, long seed, int crossRackPeriod) {
   static final long DEFAULT_STATE_FLOATS = 1_000_000;
   static final double DEFAULT_COMPUTE_MS = 100;
   /** Without a measured inter-rack link, the uplink is this many times slower than a worker's link. */
@@ -43,13 +43,18 @@ record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, i
     }
     return new SimulateSettings(workers, g, h, racks, interRackMBps, interRackLatency, stateFloats, computeMs,
         computeSource, flags.integer("--dimension", 8, 1, 1024), flags.integer("--trials", 3, 1, 1000),
-        flags.integer("--seed", 42, 0, Integer.MAX_VALUE));
+        flags.integer("--seed", 42, 0, Integer.MAX_VALUE),
+        flags.integer("--cross-rack-period", io.dssync.schedule.ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD, 1, 1_000_000));
   }
 
-  /** The cost model of the predictions for a network's fitted link. */
-  CostModel model(CostModelFit.Fit fit) {
-    double uplink = Double.isNaN(interRackMBps) ? fit.bandwidthMBps() / DEFAULT_INTER_RACK_SLOWDOWN : interRackMBps;
-    double latency = Double.isNaN(interRackLatencyMs) ? fit.latencyMs() : interRackLatencyMs;
+  /** The cost model of the predictions for a network's calibrated links; flags override the uplink. */
+  CostModel model(RackCalibration.Links links) {
+    CostModelFit.Fit fit = links.inRack();
+    boolean measured = links.crossCells() > 0;
+    double uplink = !Double.isNaN(interRackMBps) ? interRackMBps
+        : measured ? links.uplinkMBps() : fit.bandwidthMBps() / DEFAULT_INTER_RACK_SLOWDOWN;
+    double latency = !Double.isNaN(interRackLatencyMs) ? interRackLatencyMs
+        : measured ? links.interRackLatencyMs() : fit.latencyMs();
     return new CostModel(computeMs, fit.latencyMs(), fit.bandwidthMBps(), racks, latency, uplink);
   }
 

@@ -15,8 +15,19 @@ import java.util.Locale;
  * @param kind schedule kind
  * @param groupSize g (forced to N for full and 1 for local, as ScheduleSpec.of does)
  * @param globalEvery H, 0 = never
+ * @param racks topology only: racks of consecutive ranks, as the cost model lays them out
+ * @param crossRackPeriod topology only: C, a cross-rack step after every C-th step
  */
-record SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery) {
+record SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery, int racks, int crossRackPeriod) {
+  SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery) {
+    this(kind, groupSize, globalEvery, 1, ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD);
+  }
+
+  /** The topology schedule with g in a rack and a cross-rack step every C steps over {@code racks} racks. */
+  static SimulatedSchedule topology(int g, int racks, int crossRackPeriod) {
+    return new SimulatedSchedule(ScheduleKind.TOPOLOGY, g, 0, racks, crossRackPeriod);
+  }
+
   /** The five schedules of the issue for group size g and global period H. */
   static List<SimulatedSchedule> standard(int g, int h) {
     return List.of(new SimulatedSchedule(ScheduleKind.FULL, 0, 0),
@@ -27,8 +38,12 @@ record SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery) {
   }
 
   String label() {
-    String base = kind == ScheduleKind.FULL || kind == ScheduleKind.LOCAL ? kind.cliName()
-        : kind.cliName() + "-g" + groupSize;
+    String base = switch (kind) {
+      case FULL -> "full";
+      case LOCAL -> "local";
+      case TOPOLOGY -> "topology-g" + groupSize + "-C" + crossRackPeriod;
+      default -> kind.cliName() + "-g" + groupSize;
+    };
     return globalEvery > 0 ? base + "-H" + globalEvery : base;
   }
 
@@ -37,6 +52,8 @@ record SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery) {
     return switch (kind) {
       case FULL, LOCAL -> true;
       case RANDOM -> groupSize <= workers;
+      case TOPOLOGY -> groupSize <= workers && racks <= workers;
+      case AUTO -> false; // chosen at run time from measured links: nothing fixed to simulate
       case BUTTERFLY -> isPowerOf(workers, groupSize);
     };
   }
@@ -54,7 +71,11 @@ record SimulatedSchedule(ScheduleKind kind, int groupSize, int globalEvery) {
   }
 
   GroupSchedule create(int workers, long seed) {
-    return Schedules.create(ScheduleSpec.of(kind, workers, groupSize, 1, globalEvery, seed));
+    ScheduleSpec spec = ScheduleSpec.of(kind, workers, groupSize, 1, globalEvery, seed)
+        .withCrossRackPeriod(crossRackPeriod);
+    return kind == ScheduleKind.TOPOLOGY
+        ? Schedules.topology(spec, Schedules.consecutiveRacks(workers, racks))
+        : Schedules.create(spec);
   }
 
   /** Steps that cover the schedule's pattern: a multiple of H, at least {@code atLeast}. */

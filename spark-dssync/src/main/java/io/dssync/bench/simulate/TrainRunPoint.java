@@ -30,6 +30,11 @@ record TrainRunPoint(String network, ScheduleKind kind, int groupSize, int globa
         skipped.add("row " + (r + 2) + ": schedule '" + schedule + "' is not simulated");
         continue;
       }
+      if (kind == ScheduleKind.TOPOLOGY || kind == ScheduleKind.AUTO) {
+        // The runs table does not record which rank ran in which rack, so their groups are unknown.
+        skipped.add("row " + (r + 2) + ": schedule '" + schedule + "' is not simulated (its racks are not recorded)");
+        continue;
+      }
       int workers = (int) csv.number(r, "workers");
       int g = kind.effectiveGroupSize(workers, (int) csv.number(r, "group_size"));
       double global = csv.number(r, "global_every");

@@ -11,24 +11,39 @@ import java.util.Locale;
 /**
  * The synchronization configurations {@code dssync bench train} compares, all on the same engine:
  * {@code full} (g = N, the baseline), DS-Sync random and butterfly with g = 2 and 4, local SGD
- * (g = 1, global average every H steps) and group averaging (random g = 2, global average every
- * H steps).
+ * (g = 1, global average every H steps), group averaging (random g = 2, global average every
+ * H steps), topology g = 2 (pairs inside racks, a cross-rack step every --cross-rack-period steps,
+ * or C steps for topology-gG-cC; racks from --racks, else one per executor host) and auto.
  */
 public final class TrainBenchConfigs {
   public static final String FULL = "full";
   static final List<String> ALL_NAMES = List.of(FULL, "random-g2", "random-g4", "butterfly-g2",
-      "butterfly-g4", "local-sgd", "group-avg-g2");
+      "butterfly-g4", "local-sgd", "group-avg-g2", "topology-g2", "auto");
+  /** topology-g&lt;G&gt; (C from --cross-rack-period) or topology-g&lt;G&gt;-c&lt;C&gt;, e.g. topology-g2-c2. */
+  private static final java.util.regex.Pattern TOPOLOGY =
+      java.util.regex.Pattern.compile("topology-g(\\d+)(?:-c(\\d+))?");
 
   private TrainBenchConfigs() {}
 
-  /** One configuration: its table name and the schedule settings it gives the trainer. */
-  public record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery) {
+  /**
+   * One configuration: its table name and the schedule settings it gives the trainer
+   * ({@code crossRackPeriod} 0 = the run's --cross-rack-period).
+   */
+  public record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery, int crossRackPeriod) {
+    Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery) {
+      this(name, schedule, groupSize, globalEvery, 0);
+    }
+
     /** DS-Sync proper (shuffled groups, no periodic global average): what the target is about. */
     boolean isDsSync() {
-      return globalEvery == 0 && (schedule == ScheduleKind.RANDOM || schedule == ScheduleKind.BUTTERFLY);
+      return globalEvery == 0 && List.of(ScheduleKind.RANDOM, ScheduleKind.BUTTERFLY, ScheduleKind.TOPOLOGY,
+          ScheduleKind.AUTO).contains(schedule);
     }
 
     public TrainerConfig config(TrainerConfig.Builder base) {
+      if (crossRackPeriod > 0) {
+        base.set(TrainerConfig.CROSS_RACK_PERIOD, crossRackPeriod);
+      }
       return base.set(TrainerConfig.SCHEDULE, schedule.cliName())
           .set(TrainerConfig.GROUP_SIZE, groupSize)
           .set(TrainerConfig.GLOBAL_AVERAGE_PERIOD, globalEvery)
@@ -46,7 +61,15 @@ public final class TrainBenchConfigs {
       case "butterfly-g4" -> new Sync(name, ScheduleKind.BUTTERFLY, 4, 0);
       case "local-sgd" -> new Sync(name, ScheduleKind.LOCAL, 1, h);
       case "group-avg-g2" -> new Sync(name, ScheduleKind.RANDOM, 2, h);
-      default -> throw Errors.unknownName("configuration in --configs", name, ALL_NAMES.toArray());
+      case "auto" -> new Sync(name, ScheduleKind.AUTO, 2, 0);
+      default -> {
+        java.util.regex.Matcher m = TOPOLOGY.matcher(name);
+        if (!m.matches()) {
+          throw Errors.unknownName("configuration in --configs (or topology-g<G>[-c<C>])", name, ALL_NAMES.toArray());
+        }
+        yield new Sync(name, ScheduleKind.TOPOLOGY, Integer.parseInt(m.group(1)), 0,
+            m.group(2) == null ? 0 : Integer.parseInt(m.group(2)));
+      }
     };
   }
 

@@ -2,6 +2,7 @@ package io.dssync.bench.simulate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.dssync.schedule.ConsensusSimulation;
 import io.dssync.schedule.ScheduleKind;
 import org.junit.jupiter.api.Test;
 

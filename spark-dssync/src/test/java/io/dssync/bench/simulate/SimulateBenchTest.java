@@ -59,7 +59,8 @@ class SimulateBenchTest {
     }
 
     CsvRows predictions = CsvRows.read(out.resolve("simulate/predictions.csv"));
-    assertEquals(3 * 5, predictions.size()); // N = 4, 16, 64 are powers of g = 4: all five schedules
+    // N = 4, 16, 64 are powers of g = 4: all five schedules, plus topology and auto (2 racks)
+    assertEquals(3 * 7, predictions.size());
     Map<String, Double> fullStep = new HashMap<>();
     for (int r = 0; r < predictions.size(); r++) {
       String n = predictions.text(r, "workers");
@@ -96,7 +97,7 @@ class SimulateBenchTest {
     String md = Files.readString(out.resolve("simulate/summary.md"));
     assertTrue(md.contains("No train results"), md);
     CsvRows predictions = CsvRows.read(out.resolve("simulate/predictions.csv"));
-    assertEquals(4, predictions.size()); // butterfly g=4 does not exist for N = 8
+    assertEquals(6, predictions.size()); // butterfly g=4 does not exist for N = 8; topology and auto do
     assertEquals(5, predictions.number(0, "compute_ms"));
   }
 

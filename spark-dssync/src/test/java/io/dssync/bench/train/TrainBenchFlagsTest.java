@@ -62,7 +62,7 @@ class TrainBenchFlagsTest {
   @Test
   void configurationsAWorkerCountCannotFormAreSkippedFromAllButRefusedWhenNamed() {
     TrainBench.Plan plan = TrainBench.plan(new String[] {"--workers", "2"}, "x");
-    assertEquals(List.of("full", "random-g2", "butterfly-g2", "local-sgd", "group-avg-g2"),
+    assertEquals(List.of("full", "random-g2", "butterfly-g2", "local-sgd", "group-avg-g2", "topology-g2", "auto"),
         plan.configs().stream().map(TrainBenchConfigs.Sync::name).toList());
     assertEquals(2, plan.skipped().size(), String.valueOf(plan.skipped()));
     assertMessage(new String[] {"--workers", "2", "--configs", "random-g4"}, "--configs", "random-g4");

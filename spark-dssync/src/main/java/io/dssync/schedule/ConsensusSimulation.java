@@ -1,6 +1,5 @@
-package io.dssync.bench.simulate;
+package io.dssync.schedule;
 
-import io.dssync.schedule.GroupSchedule;
 import java.util.SplittableRandom;
 
 /**
@@ -8,20 +7,20 @@ import java.util.SplittableRandom;
  * averaged inside the groups the real schedule gives at each step, and the spread D_t = sum_i
  * ||x_i - mean||^2 is tracked (group averaging keeps the mean, so D_t only shrinks). With random
  * groups of g the expected one-step ratio is (N-g)/(g(N-1)); a fixed partition stalls; butterfly
- * reaches 0 after m steps when N = g^m.
+ * reaches 0 after m steps when N = g^m. Used by {@code dssync bench simulate} and by the auto planner.
  *
  * @param firstStep mean of D_1 / D_0 over the trials (the one-step contraction)
  * @param perStep geometric mean per step over {@code window} steps: (D_window / D_0)^(1/window), trial mean
  * @param stepsToConsensus mean over trials of the first step t with D_t / D_0 below {@link #CONSENSUS},
  *     or {@code maxSteps + 1} when it is not reached within maxSteps
  */
-record ConsensusSimulation(double firstStep, double perStep, double stepsToConsensus) {
+public record ConsensusSimulation(double firstStep, double perStep, double stepsToConsensus) {
   /** D_t / D_0 below which the replicas count as agreeing. */
-  static final double CONSENSUS = 1e-3;
+  public static final double CONSENSUS = 1e-3;
   /** Below this D_t / D_0 is rounding noise: exact agreement. */
   private static final double EXACT = 1e-20;
 
-  static ConsensusSimulation run(GroupSchedule schedule, int dimension, int trials, int window, int maxSteps,
+  public static ConsensusSimulation run(GroupSchedule schedule, int dimension, int trials, int window, int maxSteps,
       long seed) {
     int n = schedule.workers();
     double first = 0;
@@ -62,6 +61,34 @@ record ConsensusSimulation(double firstStep, double perStep, double stepsToConse
       steps += reached;
     }
     return new ConsensusSimulation(first / trials, perStep / trials, steps / trials);
+  }
+
+  /**
+   * How far apart the replicas stay while they keep training: every step each of N replicas takes
+   * an independent random step (unit variance per coordinate, standing in for its own gradient),
+   * then the schedule's groups average. Returns the mean spread per replica and coordinate after
+   * averaging, over {@code window} steps after {@code warmUp} steps: 0 for full, about
+   * rho / (1 - rho) x (N - 1) / N for random groups with one-step contraction rho, and growing
+   * with the gap between cross-rack steps for topology. Unlike steps-to-consensus it sees the
+   * drift a schedule allows between its mixing steps.
+   */
+  public static double steadySpread(GroupSchedule schedule, int dimension, int warmUp, int window, long seed) {
+    int n = schedule.workers();
+    SplittableRandom random = new SplittableRandom(seed);
+    double[][] x = new double[n][dimension];
+    double total = 0;
+    for (int t = 0; t < warmUp + window; t++) {
+      for (double[] row : x) {
+        for (int d = 0; d < dimension; d++) {
+          row[d] += random.nextGaussian();
+        }
+      }
+      average(x, schedule.groupsAt(t), dimension);
+      if (t >= warmUp) {
+        total += spread(x) / ((double) n * dimension);
+      }
+    }
+    return total / window;
   }
 
   private static void average(double[][] x, int[][] groups, int dimension) {

@@ -1,0 +1,197 @@
+package io.dssync.schedule;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Chooses the schedule for {@code --schedule auto} from measured links (pure: no Spark).
+ *
+ * <p>Racks are the clusters of {@link LinkMeasurements#racks()}. Candidates: full; random with
+ * g = 2, 4, 8, ... below N; and with two or more racks, topology with g = 2, 4, ... up to the
+ * largest rack and cross-rack period C in {1, 2, 4, 8}. For each candidate, over 48 steps of its
+ * real groups, a step is predicted to take compute + sync, where sync follows our two-phase group
+ * all-reduce: each member sends a chunk of S/g to each of its g - 1 peers one after another in each
+ * of two phases (per-pair latency and bandwidth as measured; a cross-rack pair at most its rack's
+ * uplink), and the phase lasts as long as its slowest member or its busiest uplink. The consensus
+ * simulation gives each candidate's steps until the replicas' spread falls 1,000-fold (time to
+ * consensus = those steps x the mean step time) and its drift: the spread replicas keep while every
+ * step also moves each of them randomly, as training does ({@link ConsensusSimulation#steadySpread}).
+ *
+ * <p>Full reaches consensus in one step but pays the slowest links every step, while training
+ * needs one step per step whatever the mixing; and a schedule that reaches consensus quickly but
+ * only on rare cross-rack steps lets racks drift apart in between (the topology g = 2, C = 4 run on
+ * the two-rack testbed lost 2.65 points against full). So auto takes the candidate with the lowest
+ * predicted step time among those that drift no more than the DS-Sync default, random g = 2,
+ * breaking ties by time to consensus. Every candidate's numbers are kept for the log.
+ */
+public final class AutoPlanner {
+  static final int[] CROSS_PERIODS = {1, 2, 4, 8};
+  static final int WINDOW = 48;
+  /** Steps of the drift simulation: enough for its mean to settle within a few percent. */
+  static final int DRIFT_STEPS = 960;
+
+  private AutoPlanner() {}
+
+  /** One schedule considered, with its predictions. */
+  public record Candidate(ScheduleKind kind, int groupSize, int crossRackPeriod, double stepMs, double syncMs,
+      double stepsToConsensus, double drift) implements Serializable {
+    public double timeToConsensusMs() {
+      return stepsToConsensus * stepMs;
+    }
+
+    public String label() {
+      return switch (kind) {
+        case FULL -> "full";
+        case TOPOLOGY -> "topology g=" + groupSize + " C=" + crossRackPeriod;
+        default -> kind.cliName() + " g=" + groupSize;
+      };
+    }
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "%s: step %.0f ms (sync %.0f), %.1f steps / %.0f ms to consensus, drift %.2f",
+          label(), stepMs, syncMs, stepsToConsensus, timeToConsensusMs(), drift);
+    }
+  }
+
+  /** The choice: the spec to run, its racks, every candidate, and the drift allowed. */
+  public record Plan(ScheduleSpec spec, RackLayout racks, Candidate chosen, List<Candidate> candidates,
+      double driftBudget, LinkMeasurements measured) implements Serializable {
+    /** What the trainer runs: the chosen spec placed on the racks by host (needs a measured plan). */
+    public SchedulePlan schedulePlan() {
+      return Schedules.plan(spec, racks);
+    }
+
+    public String describe() {
+      StringBuilder sb = new StringBuilder();
+      sb.append("chose ").append(chosen.label()).append(" (racks ").append(racks).append(")");
+      sb.append(String.format(Locale.ROOT, "; drift allowed %.3f (random g=2's); candidates: ", driftBudget));
+      for (int i = 0; i < candidates.size(); i++) {
+        sb.append(i == 0 ? "" : "; ").append(candidates.get(i));
+      }
+      return sb.toString();
+    }
+  }
+
+  /**
+   * @param base the run's spec (workers, shuffle period, global average period and seed are kept)
+   * @param stateBytes bytes one all-reduce averages
+   * @param computeMs measured compute time of one step
+   */
+  public static Plan plan(LinkMeasurements links, ScheduleSpec base, long stateBytes, double computeMs) {
+    RackLayout layout = links.racks();
+    int[] rackOfRank = layout.rackOfRank(links.hosts());
+    StepCost cost = new StepCost(links, rackOfRank, stateBytes);
+    return choose(base, rackOfRank, layout, cost::syncMs, computeMs, links);
+  }
+
+  /**
+   * The choice for ranks in racks {@code rackOfRank} whose step's sync time {@code syncMs} predicts
+   * from its groups; {@code dssync bench simulate} calls it with its calibrated cost model.
+   */
+  public static Plan choose(ScheduleSpec base, int[] rackOfRank, RackLayout layout,
+      ToDoubleFunction<int[][]> syncMs, double computeMs, LinkMeasurements measured) {
+    int n = rackOfRank.length;
+    int[][] rackMembers = TopologySchedule.racksOf(rackOfRank);
+    int largestRack = 0;
+    for (int[] rack : rackMembers) {
+      largestRack = Math.max(largestRack, rack.length);
+    }
+    List<Candidate> candidates = new ArrayList<>();
+    candidates.add(evaluate(ScheduleSpec.of(ScheduleKind.FULL, n, n, 1, 0, base.seed()), rackOfRank, syncMs,
+        computeMs));
+    for (int g = 2; g < n; g *= 2) {
+      candidates.add(evaluate(spec(base, ScheduleKind.RANDOM, g, 1), rackOfRank, syncMs, computeMs));
+    }
+    if (rackMembers.length >= 2) {
+      for (int g = 2; g <= largestRack; g *= 2) {
+        for (int c : CROSS_PERIODS) {
+          candidates.add(evaluate(spec(base, ScheduleKind.TOPOLOGY, g, c), rackOfRank, syncMs, computeMs));
+        }
+      }
+    }
+    // With N <= 2 there is no random g = 2 below N; full (no drift) is then the yardstick.
+    double budget = candidates.stream().filter(c -> c.kind() == ScheduleKind.RANDOM && c.groupSize() == 2)
+        .mapToDouble(Candidate::drift).findFirst().orElse(0);
+    double limit = budget * (1 + 1e-9);
+    Candidate chosen = candidates.stream().filter(c -> c.drift() <= limit)
+        .min(Comparator.comparingDouble(Candidate::stepMs).thenComparingDouble(Candidate::timeToConsensusMs))
+        .orElse(candidates.get(0));
+    ScheduleSpec spec = chosen.kind() == ScheduleKind.FULL
+        ? ScheduleSpec.of(ScheduleKind.FULL, n, n, base.shufflePeriod(), base.globalAveragePeriod(), base.seed())
+        : spec(base, chosen.kind(), chosen.groupSize(), chosen.crossRackPeriod());
+    return new Plan(spec, layout, chosen, candidates, budget, measured);
+  }
+
+  private static ScheduleSpec spec(ScheduleSpec base, ScheduleKind kind, int g, int c) {
+    return new ScheduleSpec(kind, base.workers(), g, base.shufflePeriod(), base.globalAveragePeriod(), base.seed(), c);
+  }
+
+  private static Candidate evaluate(ScheduleSpec spec, int[] rackOfRank, ToDoubleFunction<int[][]> syncMs,
+      double computeMs) {
+    GroupSchedule schedule = spec.kind() == ScheduleKind.TOPOLOGY
+        ? Schedules.topology(spec, rackOfRank)
+        : Schedules.create(spec);
+    double sync = 0;
+    for (int t = 0; t < WINDOW; t++) {
+      sync += syncMs.applyAsDouble(schedule.groupsAt(t));
+    }
+    sync /= WINDOW;
+    double steps = ConsensusSimulation.run(schedule, 8, 3, 8, 64, spec.seed()).stepsToConsensus();
+    double drift = ConsensusSimulation.steadySpread(schedule, 8, 16, DRIFT_STEPS, spec.seed());
+    return new Candidate(spec.kind(), spec.groupSize(), spec.crossRackPeriod(), computeMs + sync, sync, steps,
+        drift);
+  }
+
+  /** Predicted sync time of one step's groups over the measured links. */
+  static final class StepCost {
+    private final LinkMeasurements links;
+    private final int[] rackOfRank;
+    private final double[] uplinkMBps;
+    private final double megabytes;
+
+    StepCost(LinkMeasurements links, int[] rackOfRank, long stateBytes) {
+      this.links = links;
+      this.rackOfRank = rackOfRank;
+      this.uplinkMBps = links.uplinkMBps(rackOfRank);
+      this.megabytes = stateBytes / 1e6;
+    }
+
+    /** Two phases, each as long as its slowest member or its busiest uplink. */
+    double syncMs(int[][] groups) {
+      double slowestMember = 0;
+      double[] uplinkMB = new double[uplinkMBps.length];
+      for (int[] group : groups) {
+        int g = group.length;
+        if (g <= 1) {
+          continue;
+        }
+        double chunkMB = megabytes / g;
+        for (int member : group) {
+          double time = 0;
+          for (int peer : group) {
+            if (peer == member) {
+              continue;
+            }
+            double bw = links.bandwidthMBps()[peer][member];
+            if (rackOfRank[peer] != rackOfRank[member]) {
+              bw = Math.max(bw, uplinkMBps[rackOfRank[member]]); // alone, a flow gets the whole uplink
+              uplinkMB[rackOfRank[member]] += chunkMB;
+            }
+            time += links.latencyMs()[peer][member] + chunkMB / bw * 1e3;
+          }
+          slowestMember = Math.max(slowestMember, time);
+        }
+      }
+      double busiestUplink = 0;
+      for (int r = 0; r < uplinkMB.length; r++) {
+        busiestUplink = Math.max(busiestUplink, uplinkMB[r] / uplinkMBps[r] * 1e3);
+      }
+      return 2 * Math.max(slowestMember, busiestUplink);
+    }
+  }
+}

@@ -1,0 +1,222 @@
+package io.dssync.schedule;
+
+import io.dssync.errors.Errors;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What one run of the link probe measured: for every ordered pair of ranks (i fetching from j) the
+ * per-message latency and the bandwidth of our transport, and the host of every rank. Pure data
+ * plus the derived views the auto planner needs (racks by bandwidth, uplink capacity).
+ *
+ * @param hosts executor host of each rank
+ * @param latencyMs [i][j]: time of a small message from j to i (ms); diagonal unused
+ * @param bandwidthMBps [i][j]: bandwidth from j to i (MB/s of 1e6 bytes); diagonal unused
+ */
+public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] bandwidthMBps)
+    implements Serializable {
+  /** Links this many times faster than the slowest share a rack; below it the network counts as flat. */
+  static final double RACK_CONTRAST = 3;
+
+  public LinkMeasurements {
+    int n = hosts.length;
+    if (latencyMs.length != n || bandwidthMBps.length != n) {
+      throw Errors.lengthMismatch("link measurements (ranks)", n, Math.min(latencyMs.length, bandwidthMBps.length));
+    }
+  }
+
+  public int workers() {
+    return hosts.length;
+  }
+
+  /**
+   * Mean bandwidth between two hosts, over both directions and every rank pair on them; ranks that
+   * share a host give that host's own entry ("h<->h"), so a one-host cluster has a link to watch too.
+   */
+  public Map<String, Double> hostPairBandwidth() {
+    Map<String, double[]> sums = new LinkedHashMap<>();
+    for (int i = 0; i < workers(); i++) {
+      for (int j = 0; j < workers(); j++) {
+        if (i != j && bandwidthMBps[i][j] > 0) {
+          double[] s = sums.computeIfAbsent(pairKey(hosts[i], hosts[j]), k -> new double[2]);
+          s[0] += bandwidthMBps[i][j];
+          s[1]++;
+        }
+      }
+    }
+    Map<String, Double> out = new LinkedHashMap<>();
+    sums.forEach((k, s) -> out.put(k, s[0] / s[1]));
+    return out;
+  }
+
+  static String pairKey(String a, String b) {
+    return a.compareTo(b) <= 0 ? a + "<->" + b : b + "<->" + a;
+  }
+
+  /**
+   * Racks by measured bandwidth: hosts joined by links of at least the geometric middle of the
+   * slowest and fastest host pair share a rack. When the fastest is less than {@link #RACK_CONTRAST}
+   * times the slowest, the network is flat: one rack.
+   */
+  public RackLayout racks() {
+    List<String> distinct = new ArrayList<>();
+    for (String h : hosts) {
+      if (!distinct.contains(h)) {
+        distinct.add(h);
+      }
+    }
+    Map<String, Double> links = new LinkedHashMap<>(hostPairBandwidth());
+    links.keySet().removeIf(k -> k.split("<->")[0].equals(k.split("<->")[1])); // a host's own entry
+    double min = links.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+    double max = links.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    int[] parent = new int[distinct.size()];
+    for (int i = 0; i < parent.length; i++) {
+      parent[i] = i;
+    }
+    boolean flat = links.isEmpty() || max < RACK_CONTRAST * min;
+    double threshold = Math.sqrt(min * max);
+    for (int a = 0; a < distinct.size(); a++) {
+      for (int b = a + 1; b < distinct.size(); b++) {
+        Double bw = links.get(pairKey(distinct.get(a), distinct.get(b)));
+        if (flat || bw != null && bw >= threshold) {
+          parent[find(parent, a)] = find(parent, b);
+        }
+      }
+    }
+    Map<Integer, List<String>> racks = new LinkedHashMap<>();
+    for (int a = 0; a < distinct.size(); a++) {
+      racks.computeIfAbsent(find(parent, a), k -> new ArrayList<>()).add(distinct.get(a));
+    }
+    return RackLayout.of(new ArrayList<>(racks.values()));
+  }
+
+  private static int find(int[] parent, int x) {
+    while (parent[x] != x) {
+      x = parent[x] = parent[parent[x]];
+    }
+    return x;
+  }
+
+  /**
+   * Each rack's uplink capacity (MB/s): in every probe round, the pairs leaving a rack shared its
+   * uplink, so their bandwidths add up to what the uplink carried; the best round is the estimate.
+   * A rack no measured pair left gets the fastest cross-rack bandwidth seen.
+   */
+  public double[] uplinkMBps(int[] rackOfRank) {
+    int racks = 0;
+    for (int r : rackOfRank) {
+      racks = Math.max(racks, r + 1);
+    }
+    double[] best = new double[racks];
+    double fastestCross = 0;
+    int n = workers();
+    for (int round = 0; round < ProbeRounds.rounds(n); round++) {
+      double[] leaving = new double[racks];
+      for (int i = 0; i < n; i++) {
+        int j = ProbeRounds.partner(i, round, n);
+        if (j >= 0 && rackOfRank[i] != rackOfRank[j]) {
+          leaving[rackOfRank[i]] += bandwidthMBps[j][i]; // j fetched from i: bytes left i's rack
+          fastestCross = Math.max(fastestCross, bandwidthMBps[j][i]);
+        }
+      }
+      for (int r = 0; r < racks; r++) {
+        best[r] = Math.max(best[r], leaving[r]);
+      }
+    }
+    for (int r = 0; r < racks; r++) {
+      if (best[r] <= 0) {
+        best[r] = fastestCross > 0 ? fastestCross : Double.POSITIVE_INFINITY;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Median bandwidth between each pair of racks of {@code layout} (and inside each rack), over the
+   * host pairs measured: single pairs of a probe swing by 2-4x on a busy machine, a rack pair's
+   * median much less.
+   */
+  public Map<String, Double> rackPairBandwidth(RackLayout layout) {
+    int[] rackOfRank = layout.rackOfRank(hosts);
+    Map<String, Integer> rackOfHost = new LinkedHashMap<>();
+    for (int r = 0; r < workers(); r++) {
+      rackOfHost.put(hosts[r], rackOfRank[r]);
+    }
+    Map<String, List<Double>> samples = new LinkedHashMap<>();
+    hostPairBandwidth().forEach((pair, bw) -> {
+      String[] ends = pair.split("<->");
+      int a = rackOfHost.get(ends[0]);
+      int b = rackOfHost.get(ends[1]);
+      String key = "rack" + Math.min(a, b) + "<->rack" + Math.max(a, b);
+      samples.computeIfAbsent(key, k -> new ArrayList<>()).add(bw);
+    });
+    Map<String, Double> medians = new LinkedHashMap<>();
+    samples.forEach((k, v) -> {
+      v.sort(Double::compare);
+      int m = v.size();
+      medians.put(k, m % 2 == 1 ? v.get(m / 2) : (v.get(m / 2 - 1) + v.get(m / 2)) / 2);
+    });
+    return medians;
+  }
+
+  /**
+   * The rack pair (racks of {@code layout}, the plan's) whose median bandwidth changed most against
+   * {@code earlier}, by factor either way; null when no rack pair is in both.
+   */
+  public Change largestChangeSince(LinkMeasurements earlier, RackLayout layout) {
+    Map<String, Double> now = rackPairBandwidth(layout);
+    Map<String, Double> then = earlier.rackPairBandwidth(layout);
+    Change largest = null;
+    for (Map.Entry<String, Double> e : now.entrySet()) {
+      Double before = then.get(e.getKey());
+      if (before == null || before <= 0 || e.getValue() <= 0) {
+        continue;
+      }
+      Change c = new Change(e.getKey(), before, e.getValue());
+      if (largest == null || c.size() > largest.size()) {
+        largest = c;
+      }
+    }
+    return largest;
+  }
+
+  /** A link's (rack pair's) bandwidth before and now. */
+  public record Change(String link, double beforeMBps, double nowMBps) implements Serializable {
+    /** The change as a factor >= 1 either way. */
+    public double size() {
+      double f = nowMBps / beforeMBps;
+      return Math.max(f, 1 / f);
+    }
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "%s %.1f -> %.1f MB/s (x%.3g)", link, beforeMBps, nowMBps,
+          nowMBps / beforeMBps);
+    }
+  }
+
+  /** One line per host pair: "a<->b 118.0 MB/s", and the median latency. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    hostPairBandwidth().forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ")
+        .append(String.format(Locale.ROOT, "%s %.1f MB/s", k, v)));
+    List<Double> lat = new ArrayList<>();
+    for (int i = 0; i < workers(); i++) {
+      for (int j = 0; j < workers(); j++) {
+        if (i != j && latencyMs[i][j] > 0) {
+          lat.add(latencyMs[i][j]);
+        }
+      }
+    }
+    lat.sort(Double::compare);
+    if (!lat.isEmpty()) {
+      sb.append(String.format(Locale.ROOT, "; message latency median %.2f ms (min %.2f, max %.2f)",
+          lat.get(lat.size() / 2), lat.get(0), lat.get(lat.size() - 1)));
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,156 @@
+package io.dssync.schedule;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The auto schedule's pure parts: probe pairing, racks from bandwidth, uplinks, the choice. */
+class AutoPlannerTest {
+  private static final long MODEL_BYTES = 1_700_000;
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3, 4, 5, 6, 7, 8, 9})
+  void probeRoundsMeetEveryPairExactlyOnce(int n) {
+    Set<String> met = new HashSet<>();
+    for (int round = 0; round < ProbeRounds.rounds(n); round++) {
+      int resting = 0;
+      for (int rank = 0; rank < n; rank++) {
+        int p = ProbeRounds.partner(rank, round, n);
+        if (p < 0) {
+          resting++;
+          continue;
+        }
+        assertTrue(p != rank && p < n, "rank " + rank + " paired with " + p);
+        assertEquals(rank, ProbeRounds.partner(p, round, n), "pairing not symmetric in round " + round);
+        if (rank < p) {
+          assertTrue(met.add(rank + "-" + p), "pair " + rank + "-" + p + " met twice");
+        }
+      }
+      assertEquals(n % 2, resting, "resting ranks in round " + round);
+    }
+    assertEquals(n * (n - 1) / 2, met.size());
+  }
+
+  /**
+   * Links of a testbed: {@code racks} x {@code hosts} one-rank hosts, {@code fast} MB/s inside a
+   * rack; a cross-rack pair measured {@code uplink} MB/s shared by the pairs of its probe round
+   * that leave the same rack.
+   */
+  static LinkMeasurements testbed(int racks, int hosts, double fast, double uplink) {
+    int n = racks * hosts;
+    String[] names = new String[n];
+    int[] rackOf = new int[n];
+    for (int r = 0; r < n; r++) {
+      rackOf[r] = r / hosts;
+      names[r] = "10.0." + (rackOf[r] + 1) + "." + (11 + r % hosts);
+    }
+    double[][] latency = new double[n][n];
+    double[][] bandwidth = new double[n][n];
+    for (int round = 0; round < ProbeRounds.rounds(n); round++) {
+      for (int i = 0; i < n; i++) {
+        int j = ProbeRounds.partner(i, round, n);
+        if (j < 0) {
+          continue;
+        }
+        latency[j][i] = 2;
+        if (rackOf[i] == rackOf[j]) {
+          bandwidth[j][i] = fast;
+        } else {
+          int sharing = 0;
+          for (int k = 0; k < n; k++) {
+            int q = ProbeRounds.partner(k, round, n);
+            if (q >= 0 && rackOf[k] == rackOf[i] && rackOf[q] != rackOf[i]) {
+              sharing++;
+            }
+          }
+          bandwidth[j][i] = uplink / sharing;
+        }
+      }
+    }
+    return new LinkMeasurements(names, latency, bandwidth);
+  }
+
+  @Test
+  void racksAreTheClustersOfFastLinks() {
+    assertEquals(RackLayout.parse("10.0.1.11,10.0.1.12;10.0.2.11,10.0.2.12"), testbed(2, 2, 120, 12).racks());
+    assertEquals(RackLayout.parse("10.0.1.11,10.0.1.12;10.0.2.11,10.0.2.12;10.0.3.11,10.0.3.12"),
+        testbed(3, 2, 120, 12).racks());
+    assertEquals(0, testbed(2, 2, 120, 100).racks().rackOfRank(testbed(2, 2, 120, 100).hosts())[3],
+        "links within 3x of each other: one rack");
+  }
+
+  @Test
+  void uplinkCapacityAddsUpThePairsThatSharedIt() {
+    LinkMeasurements links = testbed(2, 2, 120, 12);
+    double[] uplinks = links.uplinkMBps(new int[] {0, 0, 1, 1});
+    assertEquals(12, uplinks[0], 1e-9);
+    assertEquals(12, uplinks[1], 1e-9);
+  }
+
+  @Test
+  void aTenfoldSlowerUplinkIsTheLargestChangeAndOneNoisyPairIsNot() {
+    RackLayout racks = testbed(2, 2, 120, 12).racks();
+    LinkMeasurements.Change change = testbed(2, 2, 120, 1.2).largestChangeSince(testbed(2, 2, 120, 12), racks);
+    assertNotNull(change);
+    assertEquals(10, change.size(), 1e-6);
+    assertEquals("rack0<->rack1", change.link());
+    assertEquals(1, testbed(2, 2, 120, 12).largestChangeSince(testbed(2, 2, 120, 12), racks).size(), 1e-9);
+    // One cross-rack host pair measured 4x faster (noise): the rack pair's median moves far less than 2x.
+    LinkMeasurements noisy = testbed(2, 2, 120, 12);
+    noisy.bandwidthMBps()[2][0] *= 4;
+    noisy.bandwidthMBps()[0][2] *= 4;
+    assertTrue(noisy.largestChangeSince(testbed(2, 2, 120, 12), racks).size() < 2,
+        String.valueOf(noisy.largestChangeSince(testbed(2, 2, 120, 12), racks)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3})
+  void onASlowUplinkAutoChoosesTopologyThatDriftsNoMoreThanRandom(int racks) {
+    LinkMeasurements links = testbed(racks, 2, 120, 12);
+    ScheduleSpec base = new ScheduleSpec(ScheduleKind.AUTO, racks * 2, 2, 1, 0, 42);
+    AutoPlanner.Plan plan = AutoPlanner.plan(links, base, MODEL_BYTES, 160);
+    assertEquals(ScheduleKind.TOPOLOGY, plan.spec().kind(), plan.describe());
+    assertEquals(links.racks(), plan.racks());
+    assertTrue(plan.chosen().drift() <= plan.driftBudget() * (1 + 1e-9), plan.describe());
+    AutoPlanner.Candidate full = candidate(plan.candidates(), ScheduleKind.FULL, racks * 2, 0);
+    AutoPlanner.Candidate random = candidate(plan.candidates(), ScheduleKind.RANDOM, 2, 0);
+    assertTrue(plan.chosen().stepMs() < random.stepMs() && random.stepMs() < full.stepMs(), plan.describe());
+    // The plan runs: every rank lands in a rack of the measured hosts.
+    GroupSchedule schedule = plan.schedulePlan().forHosts(links.hosts());
+    assertEquals(racks * 2, schedule.workers());
+  }
+
+  @Test
+  void onAFlatFastNetworkAutoChoosesRandomPairs() {
+    LinkMeasurements links = testbed(2, 2, 120, 240);
+    AutoPlanner.Plan plan = AutoPlanner.plan(links, new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42),
+        MODEL_BYTES, 160);
+    assertEquals(ScheduleKind.RANDOM, plan.spec().kind(), plan.describe());
+    assertEquals(2, plan.spec().groupSize());
+  }
+
+  @Test
+  void predictedSyncFollowsTheUplink() {
+    int[] racks = {0, 0, 1, 1};
+    AutoPlanner.StepCost fast = new AutoPlanner.StepCost(testbed(2, 2, 120, 12), racks, MODEL_BYTES);
+    AutoPlanner.StepCost slow = new AutoPlanner.StepCost(testbed(2, 2, 120, 1.2), racks, MODEL_BYTES);
+    int[][] cross = {{0, 2}, {1, 3}};
+    int[][] inRack = {{0, 1}, {2, 3}};
+    // Each uplink carries 2 chunks of S/2 per phase: 2 x 1.7 MB / 12 MB/s = 142 ms per phase.
+    assertEquals(2 * 1.7 / 12 * 1e3, fast.syncMs(cross), 1.0);
+    assertEquals(10, slow.syncMs(cross) / fast.syncMs(cross), 0.1);
+    assertEquals(fast.syncMs(inRack), slow.syncMs(inRack), 1e-9, "in-rack pairs do not touch the uplink");
+  }
+
+  private static AutoPlanner.Candidate candidate(List<AutoPlanner.Candidate> all, ScheduleKind kind, int g, int c) {
+    return all.stream().filter(x -> x.kind() == kind && x.groupSize() == g && (c == 0 || x.crossRackPeriod() == c))
+        .findFirst().orElseThrow();
+  }
+}
