@@ -31,7 +31,8 @@ final class MiniYarn implements AutoCloseable {
   static MiniYarn start(Configuration fs, Path confDir, int memoryMb, int vcores) throws Exception {
     YarnConfiguration conf = new YarnConfiguration(fs);
     conf.set(YarnConfiguration.RM_HOSTNAME, "127.0.0.1");
-    conf.setInt(YarnConfiguration.NM_PMEM_MB, memoryMb);
+    // MiniYARNCluster gives its NodeManagers this key's value (default 4096), not NM_PMEM_MB.
+    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, memoryMb);
     conf.setInt(YarnConfiguration.NM_VCORES, vcores);
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
     // The virtual memory check counts the address space the JVMs and PyTorch reserve, not what they use.
