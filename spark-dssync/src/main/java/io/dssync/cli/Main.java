@@ -10,7 +10,18 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    int code = run(args, System.out, System.err);
+    // A YARN cluster-mode driver runs inside the application master, which reports any System.exit
+    // before main returns as a failure ("Shutdown hook called before final status was reported").
+    if (code == 0 && isYarnClusterDriver()) {
+      return;
+    }
+    System.exit(code);
+  }
+
+  private static boolean isYarnClusterDriver() {
+    return "cluster".equals(System.getProperty("spark.submit.deployMode"))
+        && System.getProperty("spark.master", "").startsWith("yarn");
   }
 
   /** Runs a command and returns its exit code: 0 success, 1 training failed, 2 bad usage. */

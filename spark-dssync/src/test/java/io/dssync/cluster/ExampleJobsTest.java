@@ -15,9 +15,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example jobs: local mode runs for real; YARN and Kubernetes cannot run here, so they are
- * checked for syntax and for the spark-submit call they make through an installation's
- * bin/spark-submit (a stand-in that records its arguments).
+ * The example jobs: local mode runs for real; Kubernetes cannot run here, so it is checked for syntax
+ * and for the spark-submit call it makes through an installation's bin/spark-submit (a stand-in
+ * that records its arguments), as is the YARN example's installation path ({@link YarnSubmitTest}
+ * runs the YARN example for real).
  */
 class ExampleJobsTest {
   private static final List<String> SCRIPTS = List.of("dssync-submit", "standalone-cluster", "lib/layout.sh",

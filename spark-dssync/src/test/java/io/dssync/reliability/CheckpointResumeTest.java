@@ -9,6 +9,7 @@ import io.dssync.data.DatasetSplits;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.metrics.ProgressListener;
+import io.dssync.testing.MiniHdfs;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
 import io.dssync.train.CheckpointStore;

@@ -1,4 +1,4 @@
-package io.dssync.reliability;
+package io.dssync.testing;
 
 import java.io.File;
 import java.io.IOException;
@@ -6,14 +6,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /** A real one-datanode HDFS in this JVM, under the build folder, bound to 127.0.0.1. */
-final class MiniHdfs implements AutoCloseable {
+public final class MiniHdfs implements AutoCloseable {
   private final MiniDFSCluster cluster;
 
   private MiniHdfs(MiniDFSCluster cluster) {
     this.cluster = cluster;
   }
 
-  static MiniHdfs start() throws IOException {
+  public static MiniHdfs start() throws IOException {
     File base = new File(System.getProperty("dssync.buildDir", "target"), "minidfs-" + System.nanoTime());
     Configuration conf = new Configuration();
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
@@ -29,8 +29,13 @@ final class MiniHdfs implements AutoCloseable {
   }
 
   /** hdfs://host:port/{@code path} */
-  String uri(String path) {
+  public String uri(String path) {
     return "hdfs://127.0.0.1:" + cluster.getNameNodePort() + "/" + path;
+  }
+
+  /** The client configuration of this file system (its fs.defaultFS included). */
+  public Configuration configuration() {
+    return cluster.getConfiguration(0);
   }
 
   @Override
