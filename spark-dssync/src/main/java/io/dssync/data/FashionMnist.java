@@ -4,7 +4,6 @@ import io.dssync.data.fetch.DatasetCacheDir;
 import io.dssync.data.fetch.DebianPackageSource;
 import io.dssync.data.fetch.ExpectedFile;
 import io.dssync.data.fetch.FetchSource;
-import io.dssync.data.fetch.HttpSource;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -54,10 +53,6 @@ public final class FashionMnist {
   private static final IdxImageDataset FILES = new IdxImageDataset(NAME, CLASSES, HEIGHT, WIDTH,
       TRAIN_SIZE, TEST_SIZE, TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS);
 
-  // Short on purpose: on firewalled networks the official host may hang rather than refuse.
-  private static final int CONNECT_TIMEOUT_MS = 4_000;
-  private static final int READ_TIMEOUT_MS = 15_000;
-
   private FashionMnist() {}
 
   /** Loads from the default cache dir (see {@link #defaultCacheDir()}), fetching when needed. */
@@ -67,11 +62,8 @@ public final class FashionMnist {
 
   /** Loads from {@code cacheDir}/fashion-mnist/, fetching into it when needed. */
   public static DatasetSplits load(Path cacheDir) {
-    Path dir = cacheDir.resolve(NAME);
-    try (FetchSource official = new HttpSource(OFFICIAL_URL, CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS);
-        FetchSource debian = new DebianPackageSource(DEBIAN_PACKAGE, dir)) {
-      return load(cacheDir, List.of(official, debian));
-    }
+    return FILES.loadOfficialOr(cacheDir, OFFICIAL_URL, dir -> new DebianPackageSource(DEBIAN_PACKAGE, dir),
+        howToGet(cacheDir.resolve(NAME)));
   }
 
   /** Loads with the given fetch sources (tests substitute their own). */

@@ -3,11 +3,13 @@ package io.dssync.data;
 import io.dssync.data.fetch.DatasetCache;
 import io.dssync.data.fetch.ExpectedFile;
 import io.dssync.data.fetch.FetchSource;
+import io.dssync.data.fetch.HttpSource;
 import io.dssync.data.format.IdxReader;
 import io.dssync.errors.Errors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * An image dataset published as four IDX files (train/test images and labels), like MNIST and
@@ -17,6 +19,22 @@ import java.util.List;
 record IdxImageDataset(String name, int classes, int height, int width, int trainSize,
     int testSize, ExpectedFile trainImages, ExpectedFile trainLabels, ExpectedFile testImages,
     ExpectedFile testLabels) {
+
+  // Short on purpose: on firewalled networks the official host may hang rather than refuse.
+  private static final int CONNECT_TIMEOUT_MS = 4_000;
+  private static final int READ_TIMEOUT_MS = 15_000;
+
+  /**
+   * Loads from {@code cacheDir/<name>/}, fetching missing files from {@code officialUrl} first and
+   * then from {@code fallback} (made for the dataset's folder, e.g. a distribution package).
+   */
+  DatasetSplits loadOfficialOr(Path cacheDir, String officialUrl, Function<Path, FetchSource> fallback,
+      String howToGet) {
+    try (FetchSource official = new HttpSource(officialUrl, CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS);
+        FetchSource second = fallback.apply(cacheDir.resolve(name))) {
+      return load(cacheDir, List.of(official, second), howToGet);
+    }
+  }
 
   /** Loads from {@code cacheDir/<name>/}, fetching missing files from {@code sources} in order. */
   DatasetSplits load(Path cacheDir, List<FetchSource> sources, String howToGet) {

