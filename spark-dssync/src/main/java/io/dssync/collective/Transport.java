@@ -45,9 +45,8 @@ public interface Transport extends AutoCloseable {
   /**
    * Announces that a fetch of this chunk into {@code dst[offset, offset+length)} with
    * {@code landing} will follow, so the chunk may land there directly as it arrives instead of in
-   * a buffer first. The caller must not touch that range
-   * until the fetch returns. A hint: a transport may ignore it, and a chunk that arrived earlier
-   * still comes from its buffer.
+   * a buffer first. The caller must not touch that range until the fetch returns. A hint: a
+   * transport may ignore it, and a chunk that arrived earlier still comes from its buffer.
    */
   default void expect(int sender, MessageId id, float[] dst, int offset, int length, Landing landing) {}
 

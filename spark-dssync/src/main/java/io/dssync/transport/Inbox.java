@@ -63,7 +63,7 @@ final class Inbox {
           + " twice; message ids must be unique");
     }
     p.filling = true;
-    if (p.floats == null || p.pooled || p.length != length) {
+    if (p.floats == null || p.length != length) {
       // Not announced (or announced with another length, which take() reports): buffer it.
       p.floats = free.take(length);
       p.offset = 0;

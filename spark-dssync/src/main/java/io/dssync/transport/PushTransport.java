@@ -171,12 +171,6 @@ public final class PushTransport implements Transport {
     stats.bytesSent.addAndGet((long) FloatCodec.byteSize(length) * readers.length);
   }
 
-  @Override
-  public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Landing landing,
-      Duration timeout) {
-    take(sender, id, dst, offset, length, timeout, landing);
-  }
-
   /** The part will land in {@code dst} as it arrives: no pooled buffer, no second copy. */
   @Override
   public void expect(int sender, MessageId id, float[] dst, int offset, int length, Landing landing) {
@@ -225,7 +219,8 @@ public final class PushTransport implements Transport {
           + " (a sender of an earlier stage?)");
     }
     Inbox.Parcel parcel = inbox.startFilling(header.sender(), header.id(), header.floats());
-    FloatCodec.Decoder decoder = new FloatCodec.Decoder(parcel.floats, parcel.offset, header.floats(), parcel.landing);
+    FloatCodec.Decoder decoder =
+        new FloatCodec.Decoder(parcel.floats, parcel.offset, header.floats(), parcel.landing);
     String streamId = "dssync-" + header.sender() + "-" + header.id().token();
     return new StreamCallbackWithID() {
       @Override
@@ -297,8 +292,9 @@ public final class PushTransport implements Transport {
    * Waits for a part and lands it in {@code dst} (unless it landed there already as it arrived);
    * splits the blocked time into wait and transfer.
    */
-  private void take(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout,
-      Landing landing) {
+  @Override
+  public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Landing landing,
+      Duration timeout) {
     checkOpen();
     checkRank(sender);
     Objects.checkFromIndexSize(offset, length, dst.length);

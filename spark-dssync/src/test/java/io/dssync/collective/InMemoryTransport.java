@@ -80,11 +80,6 @@ public final class InMemoryTransport implements Transport {
   @Override
   public void fetch(int sender, MessageId id, float[] dst, int offset, int length, Landing landing,
       Duration timeout) {
-    receive(sender, id, dst, offset, length, timeout, landing);
-  }
-
-  private void receive(int sender, MessageId id, float[] dst, int offset, int length, Duration timeout,
-      Landing landing) {
     checkOpen();
     checkRank(sender, "sender");
     Objects.checkFromIndexSize(offset, length, dst.length);
