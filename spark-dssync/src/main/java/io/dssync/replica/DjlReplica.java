@@ -103,7 +103,7 @@ final class DjlReplica implements ModelReplica {
   @Override
   public void writeState(float[] src) {
     InputChecks.stateLength("state", state.size(), src);
-    writeInPlace(state, src);
+    state.write(src, 0, manager);
   }
 
   @Override
@@ -120,7 +120,7 @@ final class DjlReplica implements ModelReplica {
   @Override
   public void writeOptimizerState(float[] src) {
     InputChecks.stateLength("optimizer state", optimizerStateSize(), src);
-    writeInPlace(optimizer.state(), src);
+    optimizer.state().write(src, 0, manager);
   }
 
   @Override
@@ -238,15 +238,6 @@ final class DjlReplica implements ModelReplica {
   /** Native arrays this replica holds, sub-managers included; steps must leave it unchanged. */
   int liveArrays() {
     return manager.getManagedArrays().size();
-  }
-
-  private void writeInPlace(FlatTensors target, float[] src) {
-    TorchRuntime.withGradMode(false, () -> {
-      try (NDManager scratch = manager.newSubManager()) {
-        target.write(src, 0, scratch);
-      }
-      return null;
-    });
   }
 
   /** Lengths, label range, id range, then the task's own rules (masked-LM targets, 0/1 labels). */

@@ -38,10 +38,16 @@ final class FlatTensors {
     this.views = this.arrays.stream().allMatch(FlatTensors::viewAliases);
   }
 
-  /** Whether a change through the tensor's memory view shows in the tensor (flips one bit, then restores it). */
+  /**
+   * Whether a change through the tensor's memory view shows in the tensor (flips one bit, then
+   * restores it). An empty tensor has nothing to read or write, so it never needs a view.
+   */
   private static boolean viewAliases(NDArray a) {
-    if (!(a instanceof PtNDArray) || a.getDataType() != DataType.FLOAT32 || a.size() == 0) {
-      return a.size() == 0;
+    if (a.size() == 0) {
+      return true;
+    }
+    if (!(a instanceof PtNDArray) || a.getDataType() != DataType.FLOAT32) {
+      return false;
     }
     FloatBuffer view = view(a);
     float old = view.get(0);
@@ -76,7 +82,9 @@ final class FlatTensors {
     for (NDArray a : arrays) {
       int n = (int) a.size();
       if (views) {
-        view(a).get(dst, pos, n);
+        if (n > 0) {
+          view(a).get(dst, pos, n);
+        }
       } else {
         System.arraycopy(a.toFloatArray(), 0, dst, pos, n);
       }
@@ -86,22 +94,34 @@ final class FlatTensors {
 
   /**
    * Copies {@code src} from {@code offset} into the tensors in place (so blocks and optimizers that
-   * hold them see the new values). An indexed set copies; {@code NDArray.set(Buffer)} would instead
-   * make the tensor point at the buffer. Call with grad mode off: these may be leaf tensors.
+   * hold them see the new values): through the views, or else by an indexed set from a temporary
+   * tensor of a sub-manager of {@code owner}, with grad mode off (these may be leaf tensors).
+   * {@code NDArray.set(Buffer)} would instead make the tensor point at the buffer.
    */
-  void write(float[] src, int offset, NDManager scratch) {
-    int pos = offset;
-    for (NDArray a : arrays) {
-      int n = (int) a.size();
-      if (views) {
-        view(a).put(src, pos, n);
+  void write(float[] src, int offset, NDManager owner) {
+    if (views) {
+      int pos = offset;
+      for (NDArray a : arrays) {
+        int n = (int) a.size();
+        if (n > 0) {
+          view(a).put(src, pos, n);
+        }
         pos += n;
-        continue;
       }
-      try (NDArray tmp = scratch.create(FloatBuffer.wrap(src, pos, n), a.getShape())) {
-        a.set(ALL, tmp);
-      }
-      pos += n;
+      return;
     }
+    TorchRuntime.withGradMode(false, () -> {
+      try (NDManager scratch = owner.newSubManager()) {
+        int pos = offset;
+        for (NDArray a : arrays) {
+          int n = (int) a.size();
+          try (NDArray tmp = scratch.create(FloatBuffer.wrap(src, pos, n), a.getShape())) {
+            a.set(ALL, tmp);
+          }
+          pos += n;
+        }
+      }
+      return null;
+    });
   }
 }

@@ -1,13 +1,13 @@
 package io.dssync.bench.allreduce;
 
-import io.dssync.bench.PythonPeer;
-import io.dssync.launch.CommandFlags;
 import io.dssync.bench.BenchMode;
-import io.dssync.launch.ByteSize;
+import io.dssync.bench.PythonPeer;
 import io.dssync.bench.ResultsFolder;
 import io.dssync.errors.Errors;
-import io.dssync.train.ClusterSlots;
+import io.dssync.launch.ByteSize;
+import io.dssync.launch.CommandFlags;
 import io.dssync.launch.SparkSessions;
+import io.dssync.train.ClusterSlots;
 import io.dssync.train.TrainerConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -152,8 +152,9 @@ public final class AllReduceBench implements BenchMode {
           "Pass e.g. --raw-bytes 64M.");
     }
     String runId = "bench-" + Long.toString(System.currentTimeMillis(), 36);
-    return new AllReducePlan(runId, workers, sizes, groups, flags.has("--warmup") ? flags.integer("--warmup", 0, 0, 100_000) : AllReducePlan.AUTO_WARMUP,
-        flags.integer("--iters", 5, 1, 100_000), timeoutMs, raw.get(0), flags.integer("--raw-repeats", 3, 1, 100));
+    int warmup = flags.has("--warmup") ? flags.integer("--warmup", 0, 0, 100_000) : AllReducePlan.AUTO_WARMUP;
+    return new AllReducePlan(runId, workers, sizes, groups, warmup, flags.integer("--iters", 5, 1, 100_000),
+        timeoutMs, raw.get(0), flags.integer("--raw-repeats", 3, 1, 100));
   }
 
   static String network(CommandFlags flags) {

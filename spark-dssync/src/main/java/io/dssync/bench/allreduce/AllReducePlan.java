@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * What every rank of the allreduce barrier stage does, in the same order on every rank: for each
  * message size (ascending), for each group size, {@link #warmupOps} untimed and {@code iterations}
- * timed all-reduces ({@code warmup} = {@link #AUTO_WARMUP}: by message size; else that many). Ranks are cut into consecutive groups of g ({@code [0..g-1], [g..2g-1], ...})
+ * timed all-reduces. Ranks are cut into consecutive groups of g ({@code [0..g-1], [g..2g-1], ...})
  * that all run at once, as DS-Sync groups do; the N mod g ranks left over sit that cell out.
  */
 record AllReducePlan(
@@ -15,6 +15,7 @@ record AllReducePlan(
     int workers,
     List<Long> sizes,
     List<Integer> groupSizes,
+    /** Warm-up ops per cell, or {@link #AUTO_WARMUP} for a count by message size ({@link #warmupOps}). */
     int warmup,
     int iterations,
     long timeoutMs,
