@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.network.buffer.NioManagedBuffer;
@@ -49,6 +50,8 @@ public final class PushTransport implements Transport {
   private static final Logger LOG = LoggerFactory.getLogger(PushTransport.class);
   /** Inboxes of the open transports of this JVM, by inbox id: how same-JVM senders find readers. */
   private static final ConcurrentHashMap<String, Inbox> INBOXES = new ConcurrentHashMap<>();
+  /** Pause between attempts to reach a peer that refuses connections. */
+  private static final long CONNECT_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final BarrierTaskContext task;
   private final int rank;
@@ -279,13 +282,31 @@ public final class PushTransport implements Transport {
     }
   }
 
+  /**
+   * The connection to {@code peer}. A peer whose endpoint refuses connections has usually ended
+   * its task (it failed), and Spark is about to kill this barrier task too: retrying until then
+   * (or until the deadline) lets the stage fail with the peer's own error rather than with this
+   * consequence of it.
+   */
   private TransportClient client(int peer) throws IOException, InterruptedException {
     TransportClient client = clients[peer];
-    if (client == null || !client.isActive()) {
-      client = channel.connect(peers[peer].host(), peers[peer].port());
-      clients[peer] = client;
+    if (client != null && client.isActive()) {
+      return client;
     }
-    return client;
+    long deadline = System.nanoTime() + closeTimeout.toNanos();
+    while (true) {
+      try {
+        client = channel.connect(peers[peer].host(), peers[peer].port());
+        clients[peer] = client;
+        return client;
+      } catch (IOException e) {
+        if (System.nanoTime() + CONNECT_RETRY_NANOS > deadline) {
+          throw e;
+        }
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(CONNECT_RETRY_NANOS));
+        task.killTaskIfInterrupted();
+      }
+    }
   }
 
   /**
