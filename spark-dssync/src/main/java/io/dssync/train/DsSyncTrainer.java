@@ -162,7 +162,7 @@ public final class DsSyncTrainer {
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
         if (probe && auto.update(results, metrics.computeMsPerStep(), (long) consensus.state().length * Float.BYTES,
-            seconds, end)) {
+            seconds, (System.nanoTime() - started) / 1e9, end)) {
           pool.replan();
         }
       }
