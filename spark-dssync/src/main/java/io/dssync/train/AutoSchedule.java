@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 final class AutoSchedule {
   private static final Logger LOG = LoggerFactory.getLogger(AutoSchedule.class);
+  /** The share of training time the probes may take. */
+  static final double PROBE_SHARE = 0.02;
 
   private final ScheduleSpec base;
   private final int replanEvery;
@@ -38,6 +40,18 @@ final class AutoSchedule {
   AutoSchedule(ScheduleSpec base, int replanEvery) {
     this.base = base;
     this.replanEvery = replanEvery;
+  }
+
+  /**
+   * The time a probe may take: {@link #PROBE_SHARE} of the training until the next probe, taken as
+   * R stages as long as the last one ({@code lastStageSeconds}); unbounded for the first probe
+   * (nothing measured yet, and the first plan needs the best measurement) and with R = 0.
+   */
+  double probeBudgetMs(double lastStageSeconds) {
+    if (plan == null || replanEvery == 0 || !(lastStageSeconds > 0)) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return PROBE_SHARE * replanEvery * lastStageSeconds * 1e3;
   }
 
   boolean probesAt(int stage, int firstStage) {
@@ -52,6 +66,11 @@ final class AutoSchedule {
     ScheduleSpec spec = new ScheduleSpec(ScheduleKind.RANDOM, size, Math.min(2, size), base.shufflePeriod(),
         base.globalAveragePeriod(), base.seed(), base.crossRackPeriod());
     return Schedules.plan(spec, RackLayout.byHost());
+  }
+
+  /** What every probe of the fit took so far (each probe counted at its slowest rank). */
+  double probesMs() {
+    return probesMs;
   }
 
   /** The plan in force, or null before the first probe. */

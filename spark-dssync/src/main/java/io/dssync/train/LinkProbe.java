@@ -18,7 +18,8 @@ final class LinkProbe {
 
   private LinkProbe() {}
 
-  static LinkSample run(Transport transport, int n, String host, long step, Duration timeout) {
+  /** Measures the link to every peer, each pair in its share of {@code budgetMs} (may be infinite). */
+  static LinkSample run(Transport transport, int n, String host, long step, double budgetMs, Duration timeout) {
     long start = System.nanoTime();
     int rank = transport.rank();
     double[] latency = new double[n];
@@ -26,6 +27,7 @@ final class LinkProbe {
     int[] messageFloats = new int[n];
     float[] small = new float[ProbeSizing.SMALL_FLOATS];
     float[] large = new float[ProbeSizing.MAX_FLOATS];
+    double pairBudgetMs = budgetMs / Math.max(1, ProbeRounds.rounds(n));
     for (int round = 0; round < ProbeRounds.rounds(n); round++) {
       int peer = ProbeRounds.partner(rank, round, n);
       if (peer < 0) {
@@ -44,7 +46,7 @@ final class LinkProbe {
           double ms = exchange(transport, peer, ids.next(), small, small.length, timeout);
           return new ProbeSizing.Small(ms, (int) small[0]); // now the peer's copy
         }
-      });
+      }, pairBudgetMs);
       latency[peer] = m.latencyMs();
       bandwidth[peer] = m.bandwidthMBps();
       messageFloats[peer] = m.floats();

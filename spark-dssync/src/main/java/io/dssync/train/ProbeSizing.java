@@ -14,7 +14,9 @@ import java.util.List;
  * {@link #MIN_TARGET_MS}, or it reaches {@link #MAX_FLOATS}, the largest part the training transport
  * sends; it is then sent until there are {@link #REPEATS} times at that size, and the bandwidth comes
  * from their median, so one delayed message does not move it. A slow link reaches the target at the
- * start size, which keeps the probe short where messages are slow.
+ * start size, which keeps the probe short where messages are slow. Within a time budget (the
+ * driver's share of training for the probe) the message grows only while three of the larger fit,
+ * and repeats only while one more fits.
  *
  * <p>Both ranks of a pair must send messages of the same sizes. After every bandwidth message each
  * states the next size it wants in a small message (which is one more latency sample) and both take
@@ -53,18 +55,24 @@ final class ProbeSizing {
   /** What one side measured of its link to the peer; {@code floats} is the bandwidth messages' size. */
   record Measured(double latencyMs, double bandwidthMBps, int floats) {}
 
-  /** The messages of one pair, as both sides run them, and what this side measured. */
-  static Measured measure(Pair pair) {
-    pair.swapSmall(DONE); // lines the two sides up
+  /**
+   * The messages of one pair, as both sides run them, and what this side measured. Once the pair's
+   * messages have taken about {@code budgetMs} (may be infinite) this side wishes no more.
+   */
+  static Measured measure(Pair pair, double budgetMs) {
+    double spentMs = pair.swapSmall(DONE).ms(); // lines the two sides up
     List<Double> latencies = new ArrayList<>();
     latencies.add(pair.swapSmall(DONE).ms());
+    spentMs += latencies.get(0);
     int floats = START_FLOATS;
     List<Double> samples = new ArrayList<>();
     while (true) {
       samples.add(pair.swapLarge(floats));
-      int wish = next(floats, samples, LinkMeasurements.median(latencies));
+      spentMs += samples.get(samples.size() - 1);
+      int wish = next(floats, samples, LinkMeasurements.median(latencies), budgetMs - spentMs);
       Small reply = pair.swapSmall(wish);
       latencies.add(reply.ms());
+      spentMs += reply.ms();
       int agreed = Math.max(wish, reply.peerWish());
       if (agreed == DONE) {
         break;
@@ -85,16 +93,22 @@ final class ProbeSizing {
 
   /**
    * The size (floats) of the next bandwidth message after messages of {@code floats} took
-   * {@code samplesMs}, or {@link #DONE}: larger while the transfer is short beside the target (and
-   * below the cap), else the same again until there are {@link #REPEATS} samples.
+   * {@code samplesMs}, or {@link #DONE}: larger while the transfer is short beside the target (below
+   * the cap, and when {@link #REPEATS} of the larger, each with its small message, fit in
+   * {@code remainingMs}), else the same again until there are {@link #REPEATS} samples or one more
+   * would not fit.
    */
-  static int next(int floats, List<Double> samplesMs, double latencyMs) {
-    double transferMs = LinkMeasurements.median(samplesMs) - latencyMs;
-    double target = targetMs(latencyMs);
-    if (transferMs < target && floats < MAX_FLOATS) {
-      return Math.min(MAX_FLOATS, floats * GROWTH);
+  static int next(int floats, List<Double> samplesMs, double latencyMs, double remainingMs) {
+    double ms = LinkMeasurements.median(samplesMs);
+    double transferMs = ms - latencyMs;
+    if (transferMs < targetMs(latencyMs) && floats < MAX_FLOATS) {
+      int larger = Math.min(MAX_FLOATS, floats * GROWTH);
+      double largerMs = latencyMs + Math.max(transferMs, 0) * larger / floats;
+      if (REPEATS * (largerMs + latencyMs) <= remainingMs) {
+        return larger;
+      }
     }
-    return samplesMs.size() >= REPEATS ? DONE : floats;
+    return samplesMs.size() >= REPEATS || ms + latencyMs > remainingMs ? DONE : floats;
   }
 
   /**

@@ -48,6 +48,15 @@ class AutoScheduleTest {
   }
 
   @Test
+  void aLaterProbeMayTakeTwoPercentOfTheStagesUntilTheNext() {
+    AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
+    assertEquals(Double.POSITIVE_INFINITY, fresh.probeBudgetMs(10), "the first probe has no budget");
+    AutoSchedule auto = planned();
+    assertEquals(Double.POSITIVE_INFINITY, auto.probeBudgetMs(Double.NaN), "no stage measured (resumed)");
+    assertEquals(0.02 * 10_000, auto.probeBudgetMs(10), 1e-9, "R = 1: 2% of one 10 s stage");
+  }
+
+  @Test
   void oneOutlierProbeKeepsThePlan() {
     AutoSchedule auto = planned();
     AutoPlanner.Plan first = auto.plan();

@@ -27,7 +27,8 @@ class LinkProbeTest {
     try {
       List<Future<LinkSample>> futures = new ArrayList<>();
       for (InMemoryTransport t : transports) {
-        futures.add(pool.submit(() -> LinkProbe.run(t, n, "host" + t.rank(), 7, Duration.ofSeconds(30))));
+        futures.add(pool.submit(() -> LinkProbe.run(t, n, "host" + t.rank(), 7, Double.POSITIVE_INFINITY,
+            Duration.ofSeconds(30))));
       }
       List<LinkSample> samples = new ArrayList<>();
       for (Future<LinkSample> f : futures) {
