@@ -9,7 +9,7 @@ import java.io.Serializable;
  * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
  * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings,
  * and whether to probe the links first (the auto schedule), in about how many ms at most
- * ({@code probeBudgetMs}; infinite when nothing measured yet gives a budget).
+ * ({@code probeBudgetMs}).
  */
 record StageWork(
     String runId,

@@ -48,11 +48,12 @@ class AutoScheduleTest {
   }
 
   @Test
-  void aLaterProbeMayTakeTwoPercentOfTheStagesUntilTheNext() {
+  void aProbeMayTakeTwoPercentOfTheStagesUntilTheNextOrAFixedTimeAtFirst() {
     AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
-    assertEquals(Double.POSITIVE_INFINITY, fresh.probeBudgetMs(10), "the first probe has no budget");
+    double firstMs = 3 * AutoSchedule.FIRST_PROBE_MS_PER_ROUND;
+    assertEquals(firstMs, fresh.probeBudgetMs(10), 1e-9, "the first probe: a fixed time per round, 3 rounds");
     AutoSchedule auto = planned();
-    assertEquals(Double.POSITIVE_INFINITY, auto.probeBudgetMs(Double.NaN), "no stage measured (resumed)");
+    assertEquals(firstMs, auto.probeBudgetMs(Double.NaN), 1e-9, "no stage measured (resumed)");
     assertEquals(0.02 * 10_000, auto.probeBudgetMs(10), 1e-9, "R = 1: 2% of one 10 s stage");
   }
 
