@@ -3,6 +3,7 @@ package io.dssync.schedule;
 import io.dssync.errors.Errors;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -155,33 +156,36 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
       samples.computeIfAbsent(key, k -> new ArrayList<>()).add(bw);
     });
     Map<String, Double> medians = new LinkedHashMap<>();
-    samples.forEach((k, v) -> {
-      v.sort(Double::compare);
-      int m = v.size();
-      medians.put(k, m % 2 == 1 ? v.get(m / 2) : (v.get(m / 2 - 1) + v.get(m / 2)) / 2);
-    });
+    samples.forEach((k, v) -> medians.put(k, median(v)));
     return medians;
   }
 
+  /** The median of {@code values} (the mean of the middle two when even); NaN when empty. */
+  public static double median(List<Double> values) {
+    double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    int m = v.length;
+    return m == 0 ? Double.NaN : m % 2 == 1 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+  }
+
   /**
-   * The rack pair (racks of {@code layout}, the plan's) whose median bandwidth changed most against
-   * {@code earlier}, by factor either way; null when no rack pair is in both.
+   * Every rack pair (racks of {@code layout}, the plan's) measured both now and in {@code earlier},
+   * with its median bandwidth then and now.
    */
-  public Change largestChangeSince(LinkMeasurements earlier, RackLayout layout) {
-    Map<String, Double> now = rackPairBandwidth(layout);
+  public List<Change> changesSince(LinkMeasurements earlier, RackLayout layout) {
     Map<String, Double> then = earlier.rackPairBandwidth(layout);
-    Change largest = null;
-    for (Map.Entry<String, Double> e : now.entrySet()) {
-      Double before = then.get(e.getKey());
-      if (before == null || before <= 0 || e.getValue() <= 0) {
-        continue;
+    List<Change> changes = new ArrayList<>();
+    rackPairBandwidth(layout).forEach((link, now) -> {
+      Double before = then.get(link);
+      if (before != null && before > 0 && now > 0) {
+        changes.add(new Change(link, before, now));
       }
-      Change c = new Change(e.getKey(), before, e.getValue());
-      if (largest == null || c.size() > largest.size()) {
-        largest = c;
-      }
-    }
-    return largest;
+    });
+    return changes;
+  }
+
+  /** The largest of {@link #changesSince}, by factor either way; null when no rack pair is in both. */
+  public Change largestChangeSince(LinkMeasurements earlier, RackLayout layout) {
+    return changesSince(earlier, layout).stream().max(Comparator.comparingDouble(Change::size)).orElse(null);
   }
 
   /** A link's (rack pair's) bandwidth before and now. */
@@ -190,6 +194,10 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
     public double size() {
       double f = nowMBps / beforeMBps;
       return Math.max(f, 1 / f);
+    }
+
+    public boolean slower() {
+      return nowMBps < beforeMBps;
     }
 
     @Override

@@ -2,12 +2,15 @@ package io.dssync.train;
 
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
+import io.dssync.schedule.ProbeRounds;
 import io.dssync.schedule.RackLayout;
+import io.dssync.schedule.ReplanRule;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.SchedulePlan;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
 import java.util.Comparator;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -17,23 +20,45 @@ import org.slf4j.LoggerFactory;
  * The driver's side of {@code --schedule auto}. The first stage (and every R-th after it,
  * --replan-every) probes the links at its start ({@link LinkProbe}); after the first probe the
  * {@link AutoPlanner} chooses g, the cross-rack period and the racks from the measurements and the
- * stage's compute time, and after a later probe it plans again when the median bandwidth between
- * (or inside) the plan's racks changed more than 2x since the measurements the plan came from, or
- * when the executors now run on other hosts. Until the first plan
- * (and while an elastic pool runs with another N than was measured) it runs random g = 2.
+ * stage's compute time, and after a later probe it plans again as {@link ReplanRule} says: when the
+ * median bandwidth between (or inside) the plan's racks differed more than 2x from the measurements
+ * the plan came from, the same way, in two consecutive probes, or at once when the executors now run
+ * on other hosts. Until the first plan (and while an elastic pool runs with another N than was
+ * measured) it runs random g = 2.
  */
 final class AutoSchedule {
   private static final Logger LOG = LoggerFactory.getLogger(AutoSchedule.class);
-  /** A link must change by more than this factor to re-plan. */
-  static final double REPLAN_FACTOR = 2;
+  /** The share of training time the probes may take. */
+  static final double PROBE_SHARE = 0.02;
+  /**
+   * Measured: unbounded, the sized probe took 3.3-5.5 s on a loaded local-cluster (28 ms message
+   * latency, every pair grown to 4 MiB x 3); the unsized one 242-867 ms over 3 rounds on the testbed.
+   */
+  static final double FIRST_PROBE_MS_PER_ROUND = 250;
 
   private final ScheduleSpec base;
   private final int replanEvery;
   private AutoPlanner.Plan plan;
+  private ReplanRule rule;
+  /** What every probe of the fit cost so far, for the log. */
+  private double probesMs;
 
   AutoSchedule(ScheduleSpec base, int replanEvery) {
     this.base = base;
     this.replanEvery = replanEvery;
+  }
+
+  /**
+   * The time a probe may take: {@link #PROBE_SHARE} of the training until the next probe, taken as
+   * R stages as long as the last one ({@code lastStageSeconds}). Before the first plan (or with
+   * nothing measured, or R = 0) no stage time is known: then {@link #FIRST_PROBE_MS_PER_ROUND} per
+   * probe round, about what the unsized probe cost on the two-rack testbed.
+   */
+  double probeBudgetMs(double lastStageSeconds) {
+    if (plan == null || replanEvery == 0 || !(lastStageSeconds > 0)) {
+      return FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(base.workers());
+    }
+    return PROBE_SHARE * replanEvery * lastStageSeconds * 1e3;
   }
 
   boolean probesAt(int stage, int firstStage) {
@@ -50,17 +75,24 @@ final class AutoSchedule {
     return Schedules.plan(spec, RackLayout.byHost());
   }
 
-  /** Whether both probes saw the same set of hosts (so the plan's racks still place every rank). */
-  private static boolean sameHosts(LinkMeasurements a, LinkMeasurements b) {
-    return new java.util.HashSet<>(List.of(a.hosts())).equals(new java.util.HashSet<>(List.of(b.hosts())));
+  /** What every probe of the fit took so far (each probe counted at its slowest rank). */
+  double probesMs() {
+    return probesMs;
+  }
+
+  /** The plan in force, or null before the first probe. */
+  AutoPlanner.Plan plan() {
+    return plan;
   }
 
   /**
-   * After a stage that probed: plans (first time) or re-plans (a link changed more than 2x).
-   * Returns true when the plan changed, so the pool must pick it up.
+   * After a stage that probed: plans (first time) or re-plans ({@link ReplanRule}). Returns true
+   * when the plan changed, so the pool must pick it up.
+   *
+   * @param trainedSeconds the fit's time so far, this stage included (the probes' share of it is logged)
    */
   boolean update(List<WorkerResult> results, double computeMsPerStep, long stateBytes, double stageSeconds,
-      long step) {
+      double trainedSeconds, long step) {
     List<WorkerResult> byRank = results.stream().sorted(Comparator.comparingInt(WorkerResult::rank)).toList();
     if (byRank.stream().anyMatch(r -> r.links() == null)) {
       return false;
@@ -70,33 +102,48 @@ final class AutoSchedule {
     double[][] latency = new double[n][];
     double[][] bandwidth = new double[n][];
     double probeMs = 0;
+    IntSummaryStatistics messages = new IntSummaryStatistics();
     for (int r = 0; r < n; r++) {
       LinkSample s = byRank.get(r).links();
       hosts[r] = s.host();
       latency[r] = s.latencyMs();
       bandwidth[r] = s.bandwidthMBps();
       probeMs = Math.max(probeMs, s.probeMs());
+      for (int peer = 0; peer < n; peer++) {
+        if (peer != r) {
+          messages.accept(s.messageFloats()[peer]);
+        }
+      }
     }
+    probesMs += probeMs;
     LinkMeasurements measured = new LinkMeasurements(hosts, latency, bandwidth);
-    LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d took %.0f ms (%.1f%% of the stage's %.1f s);"
-        + " measured %s", step, probeMs, 100 * probeMs / 1e3 / stageSeconds, stageSeconds, measured.describe()));
+    LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d took %.0f ms (%.1f%% of the stage's %.1f s;"
+        + " all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s", step, probeMs,
+        100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs, 100 * probesMs / 1e3 / trainedSeconds,
+        trainedSeconds, mebibytes(messages), measured.describe()));
     String why;
     if (plan == null || plan.spec().workers() != n) {
       why = "first plan";
     } else {
-      LinkMeasurements.Change change = sameHosts(measured, plan.measured())
-          ? measured.largestChangeSince(plan.measured(), plan.racks()) : null;
-      if (change != null && change.size() <= REPLAN_FACTOR) {
-        LOG.warn("dssync auto: links within {}x of the plan's measurements (largest change: {}); keeping {}",
-            REPLAN_FACTOR, change, plan.chosen().label());
+      ReplanRule.Verdict verdict = rule.observe(measured);
+      if (!verdict.replan()) {
+        LOG.warn("dssync auto: {}; keeping {}", verdict, plan.chosen().label());
         return false;
       }
-      why = change == null ? "re-plan: the executors moved to other hosts" : "re-plan: " + change;
+      why = "re-plan: " + verdict;
     }
     AutoPlanner.Plan next = AutoPlanner.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep);
     LOG.warn(String.format(Locale.ROOT, "dssync auto: %s at step %d (compute %.0f ms/step, model %.2f MB): %s",
         why, step, computeMsPerStep, stateBytes / 1e6, next.describe()));
     plan = next;
+    rule = new ReplanRule(next.measured(), next.racks());
     return true;
+  }
+
+  /** "0.50-4.00 MiB" for the bandwidth messages' sizes. */
+  private static String mebibytes(IntSummaryStatistics floats) {
+    double min = floats.getMin() * (double) Float.BYTES / (1 << 20);
+    double max = floats.getMax() * (double) Float.BYTES / (1 << 20);
+    return floats.getCount() == 0 ? "none" : String.format(Locale.ROOT, "%.2f-%.2f MiB", min, max);
   }
 }

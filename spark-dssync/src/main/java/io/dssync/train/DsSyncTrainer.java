@@ -64,6 +64,11 @@ public final class DsSyncTrainer {
     this.config = config;
   }
 
+  /** The last fit's auto schedule state (its plan and measurements), or null when it ran another schedule. */
+  AutoSchedule autoSchedule() {
+    return auto;
+  }
+
   public DsSyncTrainer withProgress(ProgressListener listener) {
     this.progress = listener;
     return this;
@@ -145,7 +150,9 @@ public final class DsSyncTrainer {
         pool.fitToSlots(first);
         long t0 = System.nanoTime();
         boolean probe = auto != null && auto.probesAt(stage, firstStage);
-        StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe);
+        double probeBudgetMs = probe ? auto.probeBudgetMs(history.isEmpty() ? Double.NaN
+            : history.get(history.size() - 1).wallSeconds()) : 0;
+        StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe, probeBudgetMs);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<WorkerResult> results = done.results();
         consensus = results.stream().filter(r -> r.consensus() != null).findFirst().orElseThrow().consensus();
@@ -162,7 +169,7 @@ public final class DsSyncTrainer {
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
         if (probe && auto.update(results, metrics.computeMsPerStep(), (long) consensus.state().length * Float.BYTES,
-            seconds, end)) {
+            seconds, (System.nanoTime() - started) / 1e9, end)) {
           pool.replan();
         }
       }
@@ -210,14 +217,15 @@ public final class DsSyncTrainer {
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
 
   private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
-      List<StageMetrics> history, boolean probe) {
+      List<StageMetrics> history, boolean probe, double probeBudgetMs) {
     int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
     long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
     for (int attempt = 1; ; attempt++) {
       // A fresh run id per attempt: a retry's block ids can never meet the failed attempt's leftovers.
       String attemptRunId = attempt == 1 ? run.runId() : run.runId() + ".a" + attempt;
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
-          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probe);
+          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probe,
+          probeBudgetMs);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, history));

@@ -8,50 +8,58 @@ import java.time.Duration;
 /**
  * The auto schedule's short link probe, run at the start of a stage through the training transport
  * itself (no extra Spark stage): ranks meet in the rounds of {@link ProbeRounds}, and each pair
- * swaps a 4 KiB message twice (the first only lines the two up; the second gives the latency) and a
- * 512 KiB one, whose extra time over the small one gives the bandwidth. Pairs of a
- * round run at once, as the groups of a training step do. Measured with 1 MiB on the two-rack
- * testbed (4 ranks, a loaded 2-core machine): 0.5-1.9 s per probe; 512 KiB still takes ~40 ms
- * over a 100 Mbit/s uplink, well above the message latency.
+ * swaps 4 KiB messages (the first only lines the two up; the others give the latency, as their
+ * median) and bandwidth messages sized by {@link ProbeSizing}, whose median extra time over the
+ * small ones gives the bandwidth. Pairs of a round run at once, as the groups of a training step do.
  */
 final class LinkProbe {
-  static final int SMALL_FLOATS = 1024;
-  static final int LARGE_FLOATS = 128 * 1024;
   /** Message rounds of the probe, clear of the worker loop's rounds 0-2. */
   static final int ROUND_BASE = 16;
 
   private LinkProbe() {}
 
-  static LinkSample run(Transport transport, int n, String host, long step, Duration timeout) {
+  /** Measures the link to every peer, each pair in its share of {@code budgetMs} (may be infinite). */
+  static LinkSample run(Transport transport, int n, String host, long step, double budgetMs, Duration timeout) {
     long start = System.nanoTime();
     int rank = transport.rank();
     double[] latency = new double[n];
     double[] bandwidth = new double[n];
-    float[] small = new float[SMALL_FLOATS];
-    float[] large = new float[LARGE_FLOATS];
+    int[] messageFloats = new int[n];
+    float[] small = new float[ProbeSizing.SMALL_FLOATS];
+    float[] large = new float[ProbeSizing.MAX_FLOATS];
+    double pairBudgetMs = budgetMs / Math.max(1, ProbeRounds.rounds(n));
     for (int round = 0; round < ProbeRounds.rounds(n); round++) {
       int peer = ProbeRounds.partner(rank, round, n);
       if (peer < 0) {
         continue;
       }
       MessageIds ids = new MessageIds(step, ROUND_BASE + round);
-      exchange(transport, peer, ids.next(), small, timeout);
-      double smallMs = exchange(transport, peer, ids.next(), small, timeout);
-      double largeMs = exchange(transport, peer, ids.next(), large, timeout);
-      double extraMB = (LARGE_FLOATS - SMALL_FLOATS) * (double) Float.BYTES / 1e6;
-      // Jitter can make the large message look no slower than the small one: then count it whole.
-      double ms = largeMs > smallMs ? largeMs - smallMs : largeMs;
-      latency[peer] = smallMs;
-      bandwidth[peer] = extraMB / (ms / 1e3);
+      ProbeSizing.Measured m = ProbeSizing.measure(new ProbeSizing.Pair() {
+        @Override
+        public double swapLarge(int floats) {
+          return exchange(transport, peer, ids.next(), large, floats, timeout);
+        }
+
+        @Override
+        public ProbeSizing.Small swapSmall(int wish) {
+          small[0] = wish; // sizes are at most 2^20, exact in a float
+          double ms = exchange(transport, peer, ids.next(), small, small.length, timeout);
+          return new ProbeSizing.Small(ms, (int) small[0]); // now the peer's copy
+        }
+      }, pairBudgetMs);
+      latency[peer] = m.latencyMs();
+      bandwidth[peer] = m.bandwidthMBps();
+      messageFloats[peer] = m.floats();
     }
-    return new LinkSample(host, latency, bandwidth, (System.nanoTime() - start) / 1e6);
+    return new LinkSample(host, latency, bandwidth, messageFloats, (System.nanoTime() - start) / 1e6);
   }
 
   /** Both sides publish, then fetch the other's copy; returns this side's ms from publish to data. */
-  private static double exchange(Transport transport, int peer, MessageId id, float[] data, Duration timeout) {
+  private static double exchange(Transport transport, int peer, MessageId id, float[] data, int length,
+      Duration timeout) {
     long t0 = System.nanoTime();
-    transport.publish(id, data, 0, data.length, new int[] {peer});
-    transport.fetch(peer, id, data, 0, data.length, timeout);
+    transport.publish(id, data, 0, length, new int[] {peer});
+    transport.fetch(peer, id, data, 0, length, timeout);
     return (System.nanoTime() - t0) / 1e6;
   }
 

@@ -8,7 +8,8 @@ import java.io.Serializable;
 /**
  * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
  * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings,
- * and whether to probe the links first (the auto schedule).
+ * and whether to probe the links first (the auto schedule), in about how many ms at most
+ * ({@code probeBudgetMs}).
  */
 record StageWork(
     String runId,
@@ -22,13 +23,14 @@ record StageWork(
     int batchSize,
     long seed,
     long syncTimeoutMs,
-    boolean probeLinks)
+    boolean probeLinks,
+    double probeBudgetMs)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
-        false);
+        false, 0);
   }
 
   public int steps() {

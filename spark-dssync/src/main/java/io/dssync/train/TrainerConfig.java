@@ -40,8 +40,8 @@ public final class TrainerConfig implements Serializable {
       ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD, 1,
       "Topology schedule: groups span racks after every C-th step (C = 1: every step), inside racks otherwise.");
   public static final Setting<Integer> REPLAN_EVERY = Setting.intAtLeast("replanEvery", 5, 0,
-      "Auto schedule: probe the links again every R stages and re-plan when a link's bandwidth changed more than"
-          + " 2x (0 = probe only at the first stage).");
+      "Auto schedule: probe the links again every R stages and re-plan when a link's bandwidth differs more than"
+          + " 2x from the plan's in two probes in a row (0 = probe only at the first stage).");
   public static final Setting<Integer> STEPS_PER_STAGE = Setting.intAtLeast("stepsPerStage", 100, 1,
       "Steps per barrier stage (K); the driver evaluates and reports between stages.");
   public static final Setting<Integer> EPOCHS = Setting.intAtLeast("epochs", 2, 1,

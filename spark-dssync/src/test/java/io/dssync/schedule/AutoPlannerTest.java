@@ -38,57 +38,18 @@ class AutoPlannerTest {
     assertEquals(n * (n - 1) / 2, met.size());
   }
 
-  /**
-   * Links of a testbed: {@code racks} x {@code hosts} one-rank hosts, {@code fast} MB/s inside a
-   * rack; a cross-rack pair measured {@code uplink} MB/s shared by the pairs of its probe round
-   * that leave the same rack.
-   */
-  static LinkMeasurements testbed(int racks, int hosts, double fast, double uplink) {
-    int n = racks * hosts;
-    String[] names = new String[n];
-    int[] rackOf = new int[n];
-    for (int r = 0; r < n; r++) {
-      rackOf[r] = r / hosts;
-      names[r] = "10.0." + (rackOf[r] + 1) + "." + (11 + r % hosts);
-    }
-    double[][] latency = new double[n][n];
-    double[][] bandwidth = new double[n][n];
-    for (int round = 0; round < ProbeRounds.rounds(n); round++) {
-      for (int i = 0; i < n; i++) {
-        int j = ProbeRounds.partner(i, round, n);
-        if (j < 0) {
-          continue;
-        }
-        latency[j][i] = 2;
-        if (rackOf[i] == rackOf[j]) {
-          bandwidth[j][i] = fast;
-        } else {
-          int sharing = 0;
-          for (int k = 0; k < n; k++) {
-            int q = ProbeRounds.partner(k, round, n);
-            if (q >= 0 && rackOf[k] == rackOf[i] && rackOf[q] != rackOf[i]) {
-              sharing++;
-            }
-          }
-          bandwidth[j][i] = uplink / sharing;
-        }
-      }
-    }
-    return new LinkMeasurements(names, latency, bandwidth);
-  }
-
   @Test
   void racksAreTheClustersOfFastLinks() {
-    assertEquals(RackLayout.parse("10.0.1.11,10.0.1.12;10.0.2.11,10.0.2.12"), testbed(2, 2, 120, 12).racks());
+    assertEquals(RackLayout.parse("10.0.1.11,10.0.1.12;10.0.2.11,10.0.2.12"), TestbedLinks.of(2, 2, 120, 12).racks());
     assertEquals(RackLayout.parse("10.0.1.11,10.0.1.12;10.0.2.11,10.0.2.12;10.0.3.11,10.0.3.12"),
-        testbed(3, 2, 120, 12).racks());
-    assertEquals(0, testbed(2, 2, 120, 100).racks().rackOfRank(testbed(2, 2, 120, 100).hosts())[3],
+        TestbedLinks.of(3, 2, 120, 12).racks());
+    assertEquals(0, TestbedLinks.of(2, 2, 120, 100).racks().rackOfRank(TestbedLinks.of(2, 2, 120, 100).hosts())[3],
         "links within 3x of each other: one rack");
   }
 
   @Test
   void uplinkCapacityAddsUpThePairsThatSharedIt() {
-    LinkMeasurements links = testbed(2, 2, 120, 12);
+    LinkMeasurements links = TestbedLinks.of(2, 2, 120, 12);
     double[] uplinks = links.uplinkMBps(new int[] {0, 0, 1, 1});
     assertEquals(12, uplinks[0], 1e-9);
     assertEquals(12, uplinks[1], 1e-9);
@@ -96,24 +57,25 @@ class AutoPlannerTest {
 
   @Test
   void aTenfoldSlowerUplinkIsTheLargestChangeAndOneNoisyPairIsNot() {
-    RackLayout racks = testbed(2, 2, 120, 12).racks();
-    LinkMeasurements.Change change = testbed(2, 2, 120, 1.2).largestChangeSince(testbed(2, 2, 120, 12), racks);
+    LinkMeasurements planned = TestbedLinks.of(2, 2, 120, 12);
+    RackLayout racks = planned.racks();
+    LinkMeasurements.Change change = TestbedLinks.of(2, 2, 120, 1.2).largestChangeSince(planned, racks);
     assertNotNull(change);
     assertEquals(10, change.size(), 1e-6);
     assertEquals("rack0<->rack1", change.link());
-    assertEquals(1, testbed(2, 2, 120, 12).largestChangeSince(testbed(2, 2, 120, 12), racks).size(), 1e-9);
+    assertEquals(1, TestbedLinks.of(2, 2, 120, 12).largestChangeSince(planned, racks).size(), 1e-9);
     // One cross-rack host pair measured 4x faster (noise): the rack pair's median moves far less than 2x.
-    LinkMeasurements noisy = testbed(2, 2, 120, 12);
+    LinkMeasurements noisy = TestbedLinks.of(2, 2, 120, 12);
     noisy.bandwidthMBps()[2][0] *= 4;
     noisy.bandwidthMBps()[0][2] *= 4;
-    assertTrue(noisy.largestChangeSince(testbed(2, 2, 120, 12), racks).size() < 2,
-        String.valueOf(noisy.largestChangeSince(testbed(2, 2, 120, 12), racks)));
+    assertTrue(noisy.largestChangeSince(TestbedLinks.of(2, 2, 120, 12), racks).size() < 2,
+        String.valueOf(noisy.largestChangeSince(TestbedLinks.of(2, 2, 120, 12), racks)));
   }
 
   @ParameterizedTest
   @ValueSource(ints = {2, 3})
   void onASlowUplinkAutoChoosesTopologyThatDriftsNoMoreThanRandom(int racks) {
-    LinkMeasurements links = testbed(racks, 2, 120, 12);
+    LinkMeasurements links = TestbedLinks.of(racks, 2, 120, 12);
     ScheduleSpec base = new ScheduleSpec(ScheduleKind.AUTO, racks * 2, 2, 1, 0, 42);
     AutoPlanner.Plan plan = AutoPlanner.plan(links, base, MODEL_BYTES, 160);
     assertEquals(ScheduleKind.TOPOLOGY, plan.spec().kind(), plan.describe());
@@ -129,7 +91,7 @@ class AutoPlannerTest {
 
   @Test
   void onAFlatFastNetworkAutoChoosesRandomPairs() {
-    LinkMeasurements links = testbed(2, 2, 120, 240);
+    LinkMeasurements links = TestbedLinks.of(2, 2, 120, 240);
     AutoPlanner.Plan plan = AutoPlanner.plan(links, new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42),
         MODEL_BYTES, 160);
     assertEquals(ScheduleKind.RANDOM, plan.spec().kind(), plan.describe());
@@ -139,8 +101,8 @@ class AutoPlannerTest {
   @Test
   void predictedSyncFollowsTheUplink() {
     int[] racks = {0, 0, 1, 1};
-    AutoPlanner.StepCost fast = new AutoPlanner.StepCost(testbed(2, 2, 120, 12), racks, MODEL_BYTES);
-    AutoPlanner.StepCost slow = new AutoPlanner.StepCost(testbed(2, 2, 120, 1.2), racks, MODEL_BYTES);
+    AutoPlanner.StepCost fast = new AutoPlanner.StepCost(TestbedLinks.of(2, 2, 120, 12), racks, MODEL_BYTES);
+    AutoPlanner.StepCost slow = new AutoPlanner.StepCost(TestbedLinks.of(2, 2, 120, 1.2), racks, MODEL_BYTES);
     int[][] cross = {{0, 2}, {1, 3}};
     int[][] inRack = {{0, 1}, {2, 3}};
     // Each uplink carries 2 chunks of S/2 per phase: 2 x 1.7 MB / 12 MB/s = 142 ms per phase.

@@ -85,6 +85,37 @@ class DsSyncTrainerClusterTest {
   }
 
   @Test
+  void autoProbesTheLinksBetweenExecutorJvmsAndPlansFromThem() {
+    DatasetSplits data = TestData.fashionMnist(1_536, 200);
+    TrainerConfig config = quick()
+        .set(TrainerConfig.WORKERS, 4)
+        .set(TrainerConfig.SCHEDULE, "auto")
+        .set(TrainerConfig.REPLAN_EVERY, 1)
+        .set(TrainerConfig.MODEL, "mlp")
+        .set(TrainerConfig.EPOCHS, 1)
+        .set(TrainerConfig.BATCH_SIZE, 32)
+        .set(TrainerConfig.STEPS_PER_STAGE, 4)
+        .build();
+    DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
+    TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));
+    assertEquals(3, result.history().size(), "12 steps in stages of 4, each probing");
+    AutoSchedule auto = trainer.autoSchedule();
+    io.dssync.schedule.LinkMeasurements links = auto.plan().measured();
+    assertEquals(4, links.workers());
+    for (int i = 0; i < 4; i++) {
+      for (int j = 0; j < 4; j++) {
+        if (i != j) {
+          double bw = links.bandwidthMBps()[i][j];
+          assertTrue(bw > 0 && Double.isFinite(bw), "bandwidth " + j + " -> " + i + ": " + bw);
+        }
+      }
+    }
+    double trained = result.history().stream().mapToDouble(StageMetrics::wallSeconds).sum();
+    System.out.printf("[cluster auto] plan %s; measured %s; probes %.0f ms of %.1f s of stages (%.2f%%)%n",
+        auto.plan().chosen().label(), links.describe(), auto.probesMs(), trained, auto.probesMs() / 10 / trained);
+  }
+
+  @Test
   void oneWorkerOnSparkEqualsSingleProcessTrainingAcrossStages() {
     DatasetSplits data = TestData.fashionMnist(200, 50);
     TrainerConfig config = quick()

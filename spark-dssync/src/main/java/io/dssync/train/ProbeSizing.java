@@ -1,0 +1,124 @@
+package io.dssync.train;
+
+import io.dssync.collective.GroupAllReduce;
+import io.dssync.schedule.LinkMeasurements;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How large the link probe's bandwidth message is for one pair of ranks, and how many times it is
+ * sent. A message whose transfer lasts about as long as the jitter of a loaded machine (a few ms;
+ * 512 KiB over a 1 Gbit/s link) reads a link 2x slower or faster from one probe to the next. So the
+ * message starts at {@link #START_FLOATS} and grows {@link #GROWTH}-fold until its transfer (its time
+ * beyond a small message's) takes {@link #TARGET_LATENCIES} times the small-message latency, at least
+ * {@link #MIN_TARGET_MS}, or it reaches {@link #MAX_FLOATS}, the largest part the training transport
+ * sends; it is then sent until there are {@link #REPEATS} times at that size, and the bandwidth comes
+ * from their median, so one delayed message does not move it. A slow link reaches the target at the
+ * start size, which keeps the probe short where messages are slow. Within a time budget (the
+ * driver's share of training for the probe) the message grows only while three of the larger fit,
+ * and repeats only while one more fits.
+ *
+ * <p>Both ranks of a pair must send messages of the same sizes. After every bandwidth message each
+ * states the next size it wants in a small message (which is one more latency sample) and both take
+ * the larger wish, so a pair stops only when neither side wants more. Pure: {@link LinkProbe} runs
+ * {@link #measure} over the transport, tests over simulated links.
+ */
+final class ProbeSizing {
+  /** The latency message: 4 KiB. */
+  static final int SMALL_FLOATS = 1024;
+  /** The first bandwidth message: 128 KiB, about 10 ms over a 100 Mbit/s link. */
+  static final int START_FLOATS = 32 * 1024;
+  /** 4 MiB: about 35 ms over 1 Gbit/s, and no larger than one part of a training all-reduce. */
+  static final int MAX_FLOATS = GroupAllReduce.PART_FLOATS;
+  static final int GROWTH = 4;
+  /** Four latencies: jitter must then delay two of the three messages by the whole transfer to read 2x. */
+  static final double TARGET_LATENCIES = 4;
+  /** Below a few ms one scheduler delay on a busy 2-core machine is the whole measurement. */
+  static final double MIN_TARGET_MS = 5;
+  static final int REPEATS = 3;
+  /** The answer of {@link #next} when the pair has measured enough. */
+  static final int DONE = 0;
+
+  private ProbeSizing() {}
+
+  /** One rank's side of the messages it swaps with its peer (both send, both receive). */
+  interface Pair {
+    /** Swaps a bandwidth message of {@code floats}; returns this side's ms for it. */
+    double swapLarge(int floats);
+
+    /** Swaps a small message that carries {@code wish}; returns this side's ms and the peer's wish. */
+    Small swapSmall(int wish);
+  }
+
+  record Small(double ms, int peerWish) {}
+
+  /** What one side measured of its link to the peer; {@code floats} is the bandwidth messages' size. */
+  record Measured(double latencyMs, double bandwidthMBps, int floats) {}
+
+  /**
+   * The messages of one pair, as both sides run them, and what this side measured. Once the pair's
+   * messages have taken about {@code budgetMs} (may be infinite) this side wishes no more.
+   */
+  static Measured measure(Pair pair, double budgetMs) {
+    double spentMs = pair.swapSmall(DONE).ms(); // lines the two sides up
+    List<Double> latencies = new ArrayList<>();
+    latencies.add(pair.swapSmall(DONE).ms());
+    spentMs += latencies.get(0);
+    int floats = START_FLOATS;
+    List<Double> samples = new ArrayList<>();
+    while (true) {
+      samples.add(pair.swapLarge(floats));
+      spentMs += samples.get(samples.size() - 1);
+      int wish = next(floats, samples, LinkMeasurements.median(latencies), budgetMs - spentMs);
+      Small reply = pair.swapSmall(wish);
+      latencies.add(reply.ms());
+      spentMs += reply.ms();
+      int agreed = Math.max(wish, reply.peerWish());
+      if (agreed == DONE) {
+        break;
+      }
+      if (agreed != floats) {
+        floats = agreed;
+        samples.clear();
+      }
+    }
+    double latency = LinkMeasurements.median(latencies);
+    return new Measured(latency, bandwidthMBps(floats, samples, latency), floats);
+  }
+
+  /** The transfer time a bandwidth message must reach over a link of this small-message latency. */
+  static double targetMs(double latencyMs) {
+    return Math.max(TARGET_LATENCIES * latencyMs, MIN_TARGET_MS);
+  }
+
+  /**
+   * The size (floats) of the next bandwidth message after messages of {@code floats} took
+   * {@code samplesMs}, or {@link #DONE}: larger while the transfer is short beside the target (below
+   * the cap, and when {@link #REPEATS} of the larger, each with its small message, fit in
+   * {@code remainingMs}), else the same again until there are {@link #REPEATS} samples or one more
+   * would not fit.
+   */
+  static int next(int floats, List<Double> samplesMs, double latencyMs, double remainingMs) {
+    double ms = LinkMeasurements.median(samplesMs);
+    double transferMs = ms - latencyMs;
+    if (transferMs < targetMs(latencyMs) && floats < MAX_FLOATS) {
+      int larger = Math.min(MAX_FLOATS, floats * GROWTH);
+      double largerMs = latencyMs + Math.max(transferMs, 0) * larger / floats;
+      if (REPEATS * (largerMs + latencyMs) <= remainingMs) {
+        return larger;
+      }
+    }
+    return samplesMs.size() >= REPEATS || ms + latencyMs > remainingMs ? DONE : floats;
+  }
+
+  /**
+   * MB/s (1e6 bytes) from messages of {@code floats} that took {@code samplesMs} over a link of
+   * {@code latencyMs}: the extra bytes over a small message in the extra time. Jitter can make the
+   * large message look no slower than the small one: then its whole time counts.
+   */
+  static double bandwidthMBps(int floats, List<Double> samplesMs, double latencyMs) {
+    double ms = LinkMeasurements.median(samplesMs);
+    double transferMs = ms > latencyMs ? ms - latencyMs : ms;
+    return (floats - SMALL_FLOATS) * (double) Float.BYTES / 1e6 / (transferMs / 1e3);
+  }
+}

@@ -1,0 +1,88 @@
+package io.dssync.schedule;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.schedule.ReplanRule.Outcome;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The auto schedule's re-plan rule on sequences of probes of a 2 x 2 testbed planned at 120 MB/s
+ * inside racks and a 12 MB/s uplink: only the same link beyond 2x the same way twice in a row re-plans.
+ */
+class ReplanRuleTest {
+  private static final LinkMeasurements PLANNED = uplink(12);
+
+  private static LinkMeasurements uplink(double mbps) {
+    return TestbedLinks.of(2, 2, 120, mbps);
+  }
+
+  private static List<Outcome> outcomes(LinkMeasurements... probes) {
+    ReplanRule rule = new ReplanRule(PLANNED, PLANNED.racks());
+    List<Outcome> out = new ArrayList<>();
+    for (LinkMeasurements p : probes) {
+      out.add(rule.observe(p).outcome());
+    }
+    return out;
+  }
+
+  @Test
+  void oneOutlierProbeDoesNotReplan() {
+    assertEquals(List.of(Outcome.WATCH, Outcome.KEEP, Outcome.KEEP), outcomes(uplink(2.4), uplink(12), uplink(11)));
+    // Two outliers with a good probe between them are still single outliers.
+    assertEquals(List.of(Outcome.WATCH, Outcome.KEEP, Outcome.WATCH), outcomes(uplink(2.4), uplink(12), uplink(2.4)));
+  }
+
+  @Test
+  void aPersistentFivefoldDropReplansAtTheSecondProbeAndSaysWhy() {
+    ReplanRule rule = new ReplanRule(PLANNED, PLANNED.racks());
+    assertEquals(Outcome.KEEP, rule.observe(uplink(12)).outcome());
+    ReplanRule.Verdict first = rule.observe(uplink(2.4));
+    assertEquals(Outcome.WATCH, first.outcome());
+    assertTrue(!first.replan());
+    ReplanRule.Verdict second = rule.observe(uplink(2.6));
+    assertEquals(Outcome.REPLAN, second.outcome());
+    assertTrue(second.replan());
+    // Two cross-rack pairs of a probe round share the uplink: each measured half of it.
+    assertEquals("rack0<->rack1", second.change().link());
+    assertEquals(6, second.change().beforeMBps(), 1e-9);
+    assertEquals(1.3, second.change().nowMBps(), 1e-9);
+    assertEquals(1.2, second.before().nowMBps(), 1e-9);
+    assertEquals("rack0<->rack1 6.0 -> 1.3 MB/s (x0.217), and 1.2 MB/s in the probe before (beyond 2x twice)",
+        second.toString());
+  }
+
+  @Test
+  void aWobbleWithinTwofoldNeverReplans() {
+    assertEquals(List.of(Outcome.KEEP, Outcome.KEEP, Outcome.KEEP, Outcome.KEEP),
+        outcomes(uplink(8), uplink(18), uplink(8), uplink(18)));
+  }
+
+  @Test
+  void aRiseThenADropAreTwoOutliersNotAChange() {
+    assertEquals(List.of(Outcome.WATCH, Outcome.WATCH), outcomes(uplink(30), uplink(5)));
+  }
+
+  @Test
+  void aPersistentRiseReplansToo() {
+    assertEquals(List.of(Outcome.WATCH, Outcome.REPLAN), outcomes(uplink(40), uplink(36)));
+  }
+
+  @Test
+  void twoDifferentLinksBeyondTwofoldInTurnDoNotConfirmEachOther() {
+    LinkMeasurements slowRack0 = TestbedLinks.of(2, 2, 120, 12);
+    slowRack0.bandwidthMBps()[0][1] = slowRack0.bandwidthMBps()[1][0] = 30; // rack0's own link, 4x slower
+    assertEquals(List.of(Outcome.WATCH, Outcome.WATCH), outcomes(slowRack0, uplink(2.4)));
+    assertEquals(List.of(Outcome.WATCH, Outcome.REPLAN), outcomes(slowRack0, slowRack0));
+  }
+
+  @Test
+  void executorsOnOtherHostsReplanAtOnce() {
+    LinkMeasurements moved = TestbedLinks.of(2, 2, 120, 12);
+    moved.hosts()[3] = "10.0.9.9";
+    assertEquals(List.of(Outcome.HOSTS_CHANGED), outcomes(moved));
+    assertTrue(new ReplanRule(PLANNED, PLANNED.racks()).observe(moved).replan());
+  }
+}

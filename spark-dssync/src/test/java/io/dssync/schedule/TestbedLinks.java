@@ -1,0 +1,45 @@
+package io.dssync.schedule;
+
+/** Synthetic link measurements of a racked testbed, for the auto schedule's tests. */
+public final class TestbedLinks {
+  private TestbedLinks() {}
+
+  /**
+   * Links of a testbed: {@code racks} x {@code hosts} one-rank hosts, {@code fast} MB/s inside a
+   * rack; a cross-rack pair measured {@code uplink} MB/s shared by the pairs of its probe round
+   * that leave the same rack.
+   */
+  public static LinkMeasurements of(int racks, int hosts, double fast, double uplink) {
+    int n = racks * hosts;
+    String[] names = new String[n];
+    int[] rackOf = new int[n];
+    for (int r = 0; r < n; r++) {
+      rackOf[r] = r / hosts;
+      names[r] = "10.0." + (rackOf[r] + 1) + "." + (11 + r % hosts);
+    }
+    double[][] latency = new double[n][n];
+    double[][] bandwidth = new double[n][n];
+    for (int round = 0; round < ProbeRounds.rounds(n); round++) {
+      for (int i = 0; i < n; i++) {
+        int j = ProbeRounds.partner(i, round, n);
+        if (j < 0) {
+          continue;
+        }
+        latency[j][i] = 2;
+        if (rackOf[i] == rackOf[j]) {
+          bandwidth[j][i] = fast;
+        } else {
+          int sharing = 0;
+          for (int k = 0; k < n; k++) {
+            int q = ProbeRounds.partner(k, round, n);
+            if (q >= 0 && rackOf[k] == rackOf[i] && rackOf[q] != rackOf[i]) {
+              sharing++;
+            }
+          }
+          bandwidth[j][i] = uplink / sharing;
+        }
+      }
+    }
+    return new LinkMeasurements(names, latency, bandwidth);
+  }
+}

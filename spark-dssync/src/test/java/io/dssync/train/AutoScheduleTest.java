@@ -1,0 +1,96 @@
+package io.dssync.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.schedule.AutoPlanner;
+import io.dssync.schedule.LinkMeasurements;
+import io.dssync.schedule.ScheduleKind;
+import io.dssync.schedule.ScheduleSpec;
+import io.dssync.schedule.TestbedLinks;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The driver's auto schedule fed the workers' link samples of a 2 x 2 testbed (120 MB/s inside
+ * racks, an uplink of 12 MB/s when planned): it re-plans only on a change seen in two probes in a row.
+ */
+class AutoScheduleTest {
+  private static final long MODEL_BYTES = 1_700_000;
+
+  private static AutoSchedule planned() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1);
+    assertTrue(probe(auto, 12, 0), "the first probe plans");
+    assertEquals(ScheduleKind.TOPOLOGY, auto.plan().spec().kind(), auto.plan().describe());
+    return auto;
+  }
+
+  /** One probing stage whose workers measured an uplink of {@code uplinkMBps}; true when it (re-)planned. */
+  private static boolean probe(AutoSchedule auto, double uplinkMBps, long step) {
+    return auto.update(results(TestbedLinks.of(2, 2, 120, uplinkMBps)), 160, MODEL_BYTES, 10, 10 + step, step);
+  }
+
+  /** What the four workers of a probing stage report: each its row of {@code links}. */
+  static List<WorkerResult> results(LinkMeasurements links) {
+    int n = links.workers();
+    List<WorkerResult> out = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      LinkSample sample = new LinkSample(links.hosts()[r], links.latencyMs()[r], links.bandwidthMBps()[r],
+          new int[n], 100);
+      out.add(new WorkerResult(r, "exec" + r, new float[0], new float[0], new float[0], new float[0], new float[0],
+          new long[0], 0, null, sample));
+    }
+    return out;
+  }
+
+  @Test
+  void aProbeMayTakeTwoPercentOfTheStagesUntilTheNextOrAFixedTimeAtFirst() {
+    AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
+    double firstMs = 3 * AutoSchedule.FIRST_PROBE_MS_PER_ROUND;
+    assertEquals(firstMs, fresh.probeBudgetMs(10), 1e-9, "the first probe: a fixed time per round, 3 rounds");
+    AutoSchedule auto = planned();
+    assertEquals(firstMs, auto.probeBudgetMs(Double.NaN), 1e-9, "no stage measured (resumed)");
+    assertEquals(0.02 * 10_000, auto.probeBudgetMs(10), 1e-9, "R = 1: 2% of one 10 s stage");
+  }
+
+  @Test
+  void oneOutlierProbeKeepsThePlan() {
+    AutoSchedule auto = planned();
+    AutoPlanner.Plan first = auto.plan();
+    assertFalse(probe(auto, 2.4, 8), "one probe 5x slower");
+    assertFalse(probe(auto, 12, 16));
+    assertFalse(probe(auto, 2.4, 24), "again one probe, after a good one");
+    assertSame(first, auto.plan());
+  }
+
+  @Test
+  void aPersistentFivefoldDropReplansAtTheSecondProbe() {
+    AutoSchedule auto = planned();
+    AutoPlanner.Plan first = auto.plan();
+    assertFalse(probe(auto, 2.4, 8));
+    assertTrue(probe(auto, 2.4, 16));
+    AutoPlanner.Plan next = auto.plan();
+    assertNotSame(first, next);
+    assertEquals(TestbedLinks.of(2, 2, 120, 2.4).rackPairBandwidth(next.racks()).get("rack0<->rack1"),
+        next.measured().rackPairBandwidth(next.racks()).get("rack0<->rack1"), 1e-9,
+        "the new plan comes from the probe that confirmed the change");
+    // The new plan's measurements are the reference now: the same slow uplink keeps it.
+    assertFalse(probe(auto, 2.4, 24));
+    assertFalse(probe(auto, 2.4, 32));
+    assertSame(next, auto.plan());
+  }
+
+  @Test
+  void aWobbleWithinOnePointFiveNeverReplans() {
+    AutoSchedule auto = planned();
+    AutoPlanner.Plan first = auto.plan();
+    for (int i = 1; i <= 4; i++) {
+      assertFalse(probe(auto, i % 2 == 0 ? 18 : 8, 8L * i), "probe " + i);
+    }
+    assertSame(first, auto.plan());
+  }
+}

@@ -1,0 +1,139 @@
+package io.dssync.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The link probe's sizing rule over simulated links: message i takes latency + bytes / bandwidth + jitter. */
+class ProbeSizingTest {
+  private static final int START = ProbeSizing.START_FLOATS;
+  private static final double UNBOUNDED = Double.POSITIVE_INFINITY;
+
+  /** A symmetric link whose peer wishes what this side wishes, unless told otherwise. */
+  private static final class SimulatedPair implements ProbeSizing.Pair {
+    final double latencyMs;
+    final double mbps;
+    final Deque<Double> jitterMs = new ArrayDeque<>();
+    final Deque<Integer> peerWishes = new ArrayDeque<>();
+    final List<Integer> sent = new ArrayList<>();
+    int smalls;
+
+    SimulatedPair(double latencyMs, double mbps) {
+      this.latencyMs = latencyMs;
+      this.mbps = mbps;
+    }
+
+    double ms(int floats) {
+      return latencyMs + floats * (double) Float.BYTES / 1e6 / mbps * 1e3;
+    }
+
+    @Override
+    public double swapLarge(int floats) {
+      sent.add(floats);
+      return ms(floats) + (jitterMs.isEmpty() ? 0 : jitterMs.poll());
+    }
+
+    @Override
+    public ProbeSizing.Small swapSmall(int wish) {
+      smalls++;
+      int peer = smalls > 2 && !peerWishes.isEmpty() ? peerWishes.poll() : wish;
+      return new ProbeSizing.Small(ms(ProbeSizing.SMALL_FLOATS), peer);
+    }
+  }
+
+  @Test
+  void aGigabitLinkGrowsUntilItsTransferIsSeveralLatenciesAndReadsItsBandwidth() {
+    // 2 ms latency: the target is 8 ms; 128 KiB takes 1 ms, 512 KiB 4 ms, 2 MiB 17 ms (then three of them).
+    SimulatedPair link = new SimulatedPair(2, 125);
+    ProbeSizing.Measured m = ProbeSizing.measure(link, UNBOUNDED);
+    assertEquals(List.of(START, 4 * START, 16 * START, 16 * START, 16 * START), link.sent);
+    assertEquals(16 * START, m.floats());
+    assertEquals(125, m.bandwidthMBps(), 1e-6);
+    assertEquals(link.ms(ProbeSizing.SMALL_FLOATS), m.latencyMs(), 1e-9);
+  }
+
+  @Test
+  void oneDelayedMessageDoesNotMoveTheEstimate() {
+    // 10 ms of jitter on one 2 MiB message: the median of three ignores it. On the old single
+    // 512 KiB message (4 ms at 125 MB/s) the same delay read the link 3.4x slower.
+    SimulatedPair link = new SimulatedPair(2, 125);
+    link.jitterMs.addAll(List.of(0.0, 0.0, 10.0, 0.0, 0.0));
+    assertEquals(125, ProbeSizing.measure(link, UNBOUNDED).bandwidthMBps(), 1e-6);
+    SimulatedPair late = new SimulatedPair(2, 125);
+    late.jitterMs.addAll(List.of(0.0, 0.0, 0.0, 0.0, 10.0));
+    assertEquals(125, ProbeSizing.measure(late, UNBOUNDED).bandwidthMBps(), 1e-6);
+    // A delay that halts the growth (512 KiB read as 19 ms): the repeats' median shows the transfer
+    // short after all, and the message grows on.
+    SimulatedPair stopped = new SimulatedPair(2, 125);
+    stopped.jitterMs.addAll(List.of(0.0, 15.0));
+    ProbeSizing.Measured m = ProbeSizing.measure(stopped, UNBOUNDED);
+    assertEquals(List.of(START, 4 * START, 4 * START, 4 * START, 16 * START, 16 * START, 16 * START), stopped.sent);
+    assertEquals(125, m.bandwidthMBps(), 1e-6);
+  }
+
+  @Test
+  void growthStopsAtTheLargestTransportPart() {
+    SimulatedPair loopback = new SimulatedPair(2, 2000);
+    ProbeSizing.Measured m = ProbeSizing.measure(loopback, UNBOUNDED);
+    int max = ProbeSizing.MAX_FLOATS;
+    assertEquals(List.of(START, 4 * START, 16 * START, max, max, max), loopback.sent);
+    assertEquals(2000, m.bandwidthMBps(), 1e-6);
+  }
+
+  @Test
+  void aSlowLinkIsMeasuredAtTheStartSize() {
+    // 20 Mbit/s shared by two pairs: 128 KiB takes 105 ms, far above the target.
+    SimulatedPair slow = new SimulatedPair(2, 1.25);
+    ProbeSizing.Measured m = ProbeSizing.measure(slow, UNBOUNDED);
+    assertEquals(List.of(START, START, START), slow.sent);
+    assertEquals(1.25, m.bandwidthMBps(), 1e-9);
+  }
+
+  @Test
+  void aLinkBetweenGrowsOnce() {
+    // 30 MB/s: 128 KiB takes 4 ms beyond the latency (< 8.5 ms target), 512 KiB 17 ms.
+    SimulatedPair link = new SimulatedPair(2, 30);
+    ProbeSizing.Measured m = ProbeSizing.measure(link, UNBOUNDED);
+    assertEquals(List.of(START, 4 * START, 4 * START, 4 * START), link.sent);
+    assertEquals(30, m.bandwidthMBps(), 1e-9);
+  }
+
+  @Test
+  void bothSidesFollowTheLargerWish() {
+    // This side wants the slow link again at the start size; the peer wants a larger message.
+    SimulatedPair slow = new SimulatedPair(2, 1.25);
+    slow.peerWishes.add(4 * START);
+    ProbeSizing.Measured m = ProbeSizing.measure(slow, UNBOUNDED);
+    assertEquals(List.of(START, 4 * START, 4 * START, 4 * START), slow.sent);
+    assertEquals(4 * START, m.floats());
+    assertEquals(1.25, m.bandwidthMBps(), 1e-9);
+  }
+
+  @Test
+  void aBudgetStopsTheGrowthWhereThreeLargerMessagesWouldNotFit() {
+    // 60 ms for the pair: three 2 MiB messages (19 ms each, with their small ones 62 ms) do not fit
+    // after the first two messages, three of 512 KiB do.
+    SimulatedPair link = new SimulatedPair(2, 125);
+    ProbeSizing.Measured m = ProbeSizing.measure(link, 60);
+    assertEquals(List.of(START, 4 * START, 4 * START, 4 * START), link.sent);
+    assertEquals(125, m.bandwidthMBps(), 1e-6);
+    // 10 ms: after the first bandwidth message not even a repeat fits.
+    SimulatedPair tight = new SimulatedPair(2, 125);
+    ProbeSizing.measure(tight, 10);
+    assertEquals(List.of(START), tight.sent);
+  }
+
+  @Test
+  void theTargetIsSeveralLatenciesButNeverBelowAFewMilliseconds() {
+    assertEquals(8, ProbeSizing.targetMs(2), 1e-9);
+    assertEquals(ProbeSizing.MIN_TARGET_MS, ProbeSizing.targetMs(0.1), 1e-9);
+    // At 0.1 ms latency a 128 KiB message of 1 ms is still short beside the 5 ms floor: grow.
+    assertEquals(4 * START, ProbeSizing.next(START, List.of(1.1), 0.1, UNBOUNDED));
+    assertEquals(START, ProbeSizing.next(START, List.of(30.0), 0.1, UNBOUNDED));
+    assertEquals(ProbeSizing.DONE, ProbeSizing.next(START, List.of(30.0, 9.0, 31.0), 0.1, UNBOUNDED));
+  }
+}
