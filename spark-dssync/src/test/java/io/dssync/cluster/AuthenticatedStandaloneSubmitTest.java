@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * with {@code DSSYNC_CLUSTER_AUTH=1}: the authenticated, encrypted application trains (its DS-Sync
  * blocks and signals pass Spark's authentication too), the secret appears in no output and its
  * temporary properties file is gone afterwards; an application submitted without {@code --auth}
- * is refused.
+ * is refused with an error that says so.
  */
 class AuthenticatedStandaloneSubmitTest {
   /** As StandaloneClusterSubmitTest: 4 CNN workers, 15 steps of 64 on 4,000 images (measured 0.64 there). */
@@ -69,6 +69,9 @@ class AuthenticatedStandaloneSubmitTest {
           + Scripts.tail(refused.output(), 5));
       assertNotEquals(0, refused.exitCode(), "an application without the secret ran on the authenticated cluster");
       assertFalse(refused.output().contains("final_test_accuracy="), "it must not have trained");
+      // Refused at the first RPC with what to do, not after Spark's 60 s of registration retries.
+      assertTrue(refused.output().contains("did not accept this application (without authentication)")
+          && refused.output().contains("dssync-submit --auth"), "no clear refusal in:\n" + Scripts.tail(refused.output(), 20));
     } finally {
       Scripts.Result stop = Scripts.run(List.of(cluster, "stop"), env, Duration.ofSeconds(90),
           logs.resolve("stop.log"));
