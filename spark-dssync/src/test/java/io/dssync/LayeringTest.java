@@ -40,8 +40,9 @@ class LayeringTest {
       Map.entry("train", Set.of("collective", "transport", "replica", "models", "data", "schedule", "metrics")),
       Map.entry("ml", Set.of("train", "collective", "transport", "replica", "models", "data", "schedule", "metrics")),
       // What starting a training from a command line needs, shared by cli and bench: the flag
-      // parser, the run flags (--master, --train-limit, ...) and the SparkSession.
-      Map.entry("launch", Set.of("train", "data")),
+      // parser, the run flags (--master, --train-limit, ...) and the SparkSession (which first asks a
+      // standalone master, through transport's MasterProbe, whether it accepts the application).
+      Map.entry("launch", Set.of("train", "data", "transport")),
       Map.entry("bench",
           Set.of("launch", "train", "collective", "transport", "replica", "models", "data", "schedule", "metrics")),
       // cli runs the benchmarks ('dssync bench'), so it stands on bench; bench never uses cli.

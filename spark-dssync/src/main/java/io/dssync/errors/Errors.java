@@ -165,6 +165,22 @@ public final class Errors {
         + ". Save it again with model.write().save(path) or 'dssync train --metrics-out'; check the path.");
   }
 
+  /**
+   * The standalone master at {@code masterUrl} refused or did not answer this application's first
+   * RPC; {@code authenticated} says whether the application offered a secret.
+   */
+  public static DsSyncException masterRefused(String masterUrl, boolean authenticated, String reason) {
+    String fix = authenticated
+        ? "Check the master URL and that the master runs; the secret (DSSYNC_AUTH_SECRET_FILE) must be the one"
+            + " its daemons use (<cluster dir>/auth/secret of standalone-cluster with DSSYNC_CLUSTER_AUTH=1)."
+        : "Check the master URL and that the master runs. A cluster started with authentication"
+            + " (standalone-cluster with DSSYNC_CLUSTER_AUTH=1) accepts only applications submitted with"
+            + " dssync-submit --auth and DSSYNC_AUTH_SECRET_FILE set to its secret.";
+    return new DsSyncException(ErrorKind.CONFIG, "The standalone master " + masterUrl
+        + " did not accept this application (" + (authenticated ? "with" : "without") + " authentication): "
+        + reason + ". " + fix);
+  }
+
   /** The executor's block store refused a chunk (usually: not enough storage memory). */
 
   public static DsSyncException peerUnavailable(String peer, String tried) {

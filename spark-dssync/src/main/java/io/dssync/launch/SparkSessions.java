@@ -1,7 +1,10 @@
 package io.dssync.launch;
 
 import io.dssync.train.TrainerConfig;
+import io.dssync.transport.MasterProbe;
+import java.time.Duration;
 import java.util.Optional;
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -9,6 +12,12 @@ import org.apache.spark.sql.SparkSession;
  * builds one with the settings barrier training needs.
  */
 public final class SparkSessions {
+  /**
+   * How long a standalone master may take to answer the first RPC: it answers in milliseconds
+   * when up; this only bounds a master that accepts connections but hangs.
+   */
+  private static final Duration MASTER_PROBE_DEADLINE = Duration.ofSeconds(30);
+
   private SparkSessions() {}
 
   /** The master spark-submit configured: it hands every Spark setting over as a system property. */
@@ -30,6 +39,10 @@ public final class SparkSessions {
           .config("spark.driver.bindAddress", "127.0.0.1")
           .config("spark.ui.showConsoleProgress", "false");
     } else {
+      if (master.startsWith("spark://") && !master.contains(",")) {
+        // Fail in a second with a clear error, not after Spark's fixed 60 s of registration retries.
+        MasterProbe.requireAccepted(master, new SparkConf(), MASTER_PROBE_DEADLINE);
+      }
       b.master(master);
     }
     return b.config("spark.task.cpus", String.valueOf(config.get(TrainerConfig.THREADS_PER_WORKER)))

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * The example jobs: local mode runs for real; Kubernetes cannot run here, so it is checked for syntax
  * and for the spark-submit call it makes through an installation's bin/spark-submit (a stand-in
  * that records its arguments), as is the YARN example's installation path ({@link YarnSubmitTest}
- * runs the YARN example for real).
+ * runs the YARN example for real) and {@code DSSYNC_SHARED_JARS} ({@link NetnsTestbedTest} trains
+ * with it for real).
  */
 class ExampleJobsTest {
   private static final List<String> SCRIPTS = List.of("dssync-submit", "standalone-cluster", "lib/layout.sh",
@@ -65,6 +66,17 @@ class ExampleJobsTest {
     assertTrue(args.contains("--master k8s://https://k8s.invalid:6443"), args);
     assertTrue(args.contains("spark.kubernetes.container.image=example/spark:4.1.0-java17"), args);
     assertTrue(args.contains("spark.executor.instances=8"), args);
+    assertCommonSubmitArgs(args);
+  }
+
+  @Test
+  void sharedJarsReachExecutorsAsLocalUris() {
+    String args = recordedSubmit("examples/standalone.sh", Map.of("DSSYNC_SHARED_JARS", "1", "WORKERS", "8"));
+    String jars = args.replaceAll(".* --jars (\\S+) .*", "$1");
+    assertTrue(jars.contains("pytorch-engine-"), args);
+    for (String jar : jars.split(",")) {
+      assertTrue(jar.startsWith("local:/"), "a jar executors would download: " + jar + " in " + args);
+    }
     assertCommonSubmitArgs(args);
   }
 

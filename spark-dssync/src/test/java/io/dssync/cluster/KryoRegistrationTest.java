@@ -20,7 +20,7 @@ import scala.reflect.ClassTag$;
  * Kryo with {@code spark.kryo.registrationRequired=true}: a class we forgot to register fails the
  * first time Spark serializes it. Here: our records survive a strict round trip and strictness is
  * real. That nothing is missing across executor JVMs is proven by every dssync-submit training in
- * this package (StandaloneClusterSubmitTest, NetnsTestbedTest), whose properties require
+ * this package (AuthenticatedStandaloneSubmitTest, NetnsTestbedTest), whose properties require
  * registration: shuffled shard pieces, the broadcast stage start and the task results all pass.
  */
 class KryoRegistrationTest {
