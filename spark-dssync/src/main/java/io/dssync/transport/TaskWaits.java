@@ -45,9 +45,10 @@ final class TaskWaits {
 
   /**
    * Polls {@code done} for up to {@code budgetNanos} ({@link #SPIN_NANOS} for a part), yielding the
-   * core between polls, and returns whether it became true. A parked thread is woken through the scheduler (on a VM, often a halted
-   * virtual CPU that must be woken first); a thread that keeps yielding sees the part as soon as
-   * it lands while still leaving the core to any other runnable thread.
+   * core between polls, and returns whether it became true. A parked thread is woken through the
+   * scheduler (on a VM, often a halted virtual CPU that must be woken first); a thread that keeps
+   * yielding sees the part as soon as it lands while still leaving the core to any other runnable
+   * thread.
    */
   static boolean spinBriefly(BooleanSupplier done, long budgetNanos) {
     long end = System.nanoTime() + budgetNanos;
