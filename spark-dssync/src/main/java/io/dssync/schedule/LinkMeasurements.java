@@ -185,7 +185,7 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
 
   /** The largest of {@link #changesSince}, by factor either way; null when no rack pair is in both. */
   public Change largestChangeSince(LinkMeasurements earlier, RackLayout layout) {
-    return changesSince(earlier, layout).stream().max(Comparator.comparingDouble(Change::size)).orElse(null);
+    return Change.largest(changesSince(earlier, layout));
   }
 
   /** A link's (rack pair's) bandwidth before and now. */
@@ -198,6 +198,11 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
 
     public boolean slower() {
       return nowMBps < beforeMBps;
+    }
+
+    /** The change of largest {@link #size} (the first of equals); null for none. */
+    public static Change largest(List<Change> changes) {
+      return changes.stream().max(Comparator.comparingDouble(Change::size)).orElse(null);
     }
 
     @Override

@@ -76,12 +76,9 @@ public final class ReplanRule {
       return new Verdict(Outcome.HOSTS_CHANGED, null, null);
     }
     Map<String, LinkMeasurements.Change> beyond = new LinkedHashMap<>();
-    LinkMeasurements.Change largest = null;
+    List<LinkMeasurements.Change> changes = probe.changesSince(planned, racks);
     LinkMeasurements.Change confirmed = null;
-    for (LinkMeasurements.Change c : probe.changesSince(planned, racks)) {
-      if (largest == null || c.size() > largest.size()) {
-        largest = c;
-      }
+    for (LinkMeasurements.Change c : changes) {
       if (c.size() <= FACTOR) {
         continue;
       }
@@ -96,6 +93,6 @@ public final class ReplanRule {
     if (confirmed != null) {
       return new Verdict(Outcome.REPLAN, confirmed, previous.get(confirmed.link()));
     }
-    return new Verdict(beyond.isEmpty() ? Outcome.KEEP : Outcome.WATCH, largest, null);
+    return new Verdict(beyond.isEmpty() ? Outcome.KEEP : Outcome.WATCH, LinkMeasurements.Change.largest(changes), null);
   }
 }
