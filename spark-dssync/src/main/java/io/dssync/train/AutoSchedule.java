@@ -42,6 +42,8 @@ final class AutoSchedule {
   private ReplanRule rule;
   /** What every probe of the fit cost so far, for the log. */
   private double probesMs;
+  /** Per pair of ranks, the bandwidth message size the last probe settled on; null before one. */
+  private int[][] settledFloats;
 
   AutoSchedule(ScheduleSpec base, int replanEvery) {
     this.base = base;
@@ -73,6 +75,15 @@ final class AutoSchedule {
     ScheduleSpec spec = new ScheduleSpec(ScheduleKind.RANDOM, size, Math.min(2, size), base.shufflePeriod(),
         base.globalAveragePeriod(), base.seed(), base.crossRackPeriod());
     return Schedules.plan(spec, RackLayout.byHost());
+  }
+
+  /**
+   * Where each pair's bandwidth messages start in the next probe of {@code size} workers: the size
+   * the last probe settled on for that pair ({@link ProbeSizing} says why), or null (start small)
+   * before the first probe or when the pool has another size now.
+   */
+  int[][] probeStartFloats(int size) {
+    return settledFloats != null && settledFloats.length == size ? settledFloats : null;
   }
 
   /** What every probe of the fit took so far (each probe counted at its slowest rank). */
@@ -116,6 +127,7 @@ final class AutoSchedule {
       }
     }
     probesMs += probeMs;
+    settledFloats = settled(byRank);
     LinkMeasurements measured = new LinkMeasurements(hosts, latency, bandwidth);
     LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d took %.0f ms (%.1f%% of the stage's %.1f s;"
         + " all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s", step, probeMs,
@@ -138,6 +150,19 @@ final class AutoSchedule {
     plan = next;
     rule = new ReplanRule(next.measured(), next.racks());
     return true;
+  }
+
+  /** Per pair, the larger of the sizes its two ranks report (they agree: both sent the same messages). */
+  private static int[][] settled(List<WorkerResult> byRank) {
+    int n = byRank.size();
+    int[][] floats = new int[n][n];
+    for (int r = 0; r < n; r++) {
+      for (int peer = 0; peer < n; peer++) {
+        floats[r][peer] = Math.max(byRank.get(r).links().messageFloats()[peer],
+            byRank.get(peer).links().messageFloats()[r]);
+      }
+    }
+    return floats;
   }
 
   /** "0.50-4.00 MiB" for the bandwidth messages' sizes. */

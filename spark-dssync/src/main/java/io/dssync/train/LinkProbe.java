@@ -18,8 +18,13 @@ final class LinkProbe {
 
   private LinkProbe() {}
 
-  /** Measures the link to every peer, each pair in its share of {@code budgetMs} (may be infinite). */
-  static LinkSample run(Transport transport, int n, String host, long step, double budgetMs, Duration timeout) {
+  /**
+   * Measures the link to every peer, each pair in its share of {@code budgetMs} (may be infinite),
+   * starting each pair's bandwidth messages at {@code startFloats[peer]} (null: the first probe, at
+   * {@link ProbeSizing#START_FLOATS}).
+   */
+  static LinkSample run(Transport transport, int n, String host, long step, double budgetMs, int[] startFloats,
+      Duration timeout) {
     long start = System.nanoTime();
     int rank = transport.rank();
     double[] latency = new double[n];
@@ -46,7 +51,7 @@ final class LinkProbe {
           double ms = exchange(transport, peer, ids.next(), small, small.length, timeout);
           return new ProbeSizing.Small(ms, (int) small[0]); // now the peer's copy
         }
-      }, pairBudgetMs);
+      }, pairBudgetMs, startFloats == null ? ProbeSizing.START_FLOATS : startFloats[peer]);
       latency[peer] = m.latencyMs();
       bandwidth[peer] = m.bandwidthMBps();
       messageFloats[peer] = m.floats();

@@ -9,7 +9,8 @@ import java.io.Serializable;
  * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
  * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings,
  * and whether to probe the links first (the auto schedule), in about how many ms at most
- * ({@code probeBudgetMs}).
+ * ({@code probeBudgetMs}), with each pair's bandwidth messages starting at
+ * {@code probeStartFloats[rank][peer]} floats (null: the first probe).
  */
 record StageWork(
     String runId,
@@ -24,13 +25,14 @@ record StageWork(
     long seed,
     long syncTimeoutMs,
     boolean probeLinks,
-    double probeBudgetMs)
+    double probeBudgetMs,
+    int[][] probeStartFloats)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
-        false, 0);
+        false, 0, null);
   }
 
   public int steps() {

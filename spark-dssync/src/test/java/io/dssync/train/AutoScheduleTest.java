@@ -36,11 +36,16 @@ class AutoScheduleTest {
 
   /** What the four workers of a probing stage report: each its row of {@code links}. */
   static List<WorkerResult> results(LinkMeasurements links) {
+    return results(links, new int[links.workers()][links.workers()]);
+  }
+
+  /** The same, each pair's bandwidth messages of {@code floats[rank][peer]} floats. */
+  static List<WorkerResult> results(LinkMeasurements links, int[][] floats) {
     int n = links.workers();
     List<WorkerResult> out = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       LinkSample sample = new LinkSample(links.hosts()[r], links.latencyMs()[r], links.bandwidthMBps()[r],
-          new int[n], 100);
+          floats[r], 100);
       out.add(new WorkerResult(r, "exec" + r, new float[0], new float[0], new float[0], new float[0], new float[0],
           new long[0], 0, null, sample));
     }
@@ -55,6 +60,25 @@ class AutoScheduleTest {
     AutoSchedule auto = planned();
     assertEquals(firstMs, auto.probeBudgetMs(Double.NaN), 1e-9, "no stage measured (resumed)");
     assertEquals(0.02 * 10_000, auto.probeBudgetMs(10), 1e-9, "R = 1: 2% of one 10 s stage");
+  }
+
+  @Test
+  void aLaterProbeStartsEachPairWhereTheLastProbeSettled() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1);
+    assertEquals(null, auto.probeStartFloats(4), "the first probe starts small");
+    int big = 4 * ProbeSizing.START_FLOATS;
+    int[][] floats = new int[4][4];
+    for (int r = 0; r < 4; r++) {
+      for (int p = 0; p < 4; p++) {
+        floats[r][p] = r / 2 == p / 2 ? ProbeSizing.MAX_FLOATS : big; // in-rack pairs grew further
+      }
+    }
+    auto.update(results(TestbedLinks.of(2, 2, 120, 12), floats), 160, MODEL_BYTES, 10, 10, 0);
+    int[][] start = auto.probeStartFloats(4);
+    assertEquals(big, start[0][2]);
+    assertEquals(big, start[2][0]);
+    assertEquals(ProbeSizing.MAX_FLOATS, start[3][2]);
+    assertEquals(null, auto.probeStartFloats(3), "an elastic pool of another size starts small");
   }
 
   @Test

@@ -27,7 +27,7 @@ class LinkProbeTest {
     try {
       List<Future<LinkSample>> futures = new ArrayList<>();
       for (InMemoryTransport t : transports) {
-        futures.add(pool.submit(() -> LinkProbe.run(t, n, "host" + t.rank(), 7, Double.POSITIVE_INFINITY,
+        futures.add(pool.submit(() -> LinkProbe.run(t, n, "host" + t.rank(), 7, Double.POSITIVE_INFINITY, null,
             Duration.ofSeconds(30))));
       }
       List<LinkSample> samples = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ class ProbeSizingTest {
   private static final double UNBOUNDED = Double.POSITIVE_INFINITY;
 
   /** A symmetric link whose peer wishes what this side wishes, unless told otherwise. */
-  private static final class SimulatedPair implements ProbeSizing.Pair {
+  private static class SimulatedPair implements ProbeSizing.Pair {
     final double latencyMs;
     final double mbps;
     final Deque<Double> jitterMs = new ArrayDeque<>();
@@ -125,6 +126,38 @@ class ProbeSizingTest {
     SimulatedPair tight = new SimulatedPair(2, 125);
     ProbeSizing.measure(tight, 10);
     assertEquals(List.of(START), tight.sent);
+  }
+
+  @Test
+  void aLaterProbeStartingWhereTheFirstSettledIsNotFooledByTheShapersBurst() {
+    // 12.5 MB/s uplink (100 Mbit/s) with a 125,000-byte burst at 125 MB/s, 1 ms latency.
+    SimulatedPair first = shaped();
+    ProbeSizing.Measured settled = ProbeSizing.measure(first, UNBOUNDED);
+    assertTrue(settled.floats() > START, "the first probe grew past the burst: " + first.sent);
+    // A later probe with a small budget, starting small again, sends 128 KiB messages that are
+    // nearly all burst (growing would not fit): it reads the uplink several times too fast.
+    SimulatedPair small = shaped();
+    double fooled = ProbeSizing.measure(small, 15).bandwidthMBps();
+    assertEquals(List.of(START, START, START), small.sent);
+    assertTrue(fooled > 3 * 12.5, "read " + fooled + " MB/s");
+    // Starting at the settled size, the same budget reads it within the burst's share of the message.
+    SimulatedPair later = shaped();
+    double read = ProbeSizing.measure(later, 15, settled.floats()).bandwidthMBps();
+    assertEquals(settled.floats(), later.sent.get(0));
+    assertEquals(settled.bandwidthMBps(), read, 1e-9);
+    assertTrue(read < 1.5 * 12.5, "read " + read + " MB/s");
+  }
+
+  /** An uplink behind a token-bucket shaper: its first 125,000 bytes pass at the host link's 125 MB/s. */
+  private static SimulatedPair shaped() {
+    return new SimulatedPair(1, 12.5) {
+      @Override
+      double ms(int floats) {
+        double bytes = floats * (double) Float.BYTES;
+        double burst = Math.min(bytes, 125_000);
+        return latencyMs + (burst / 125e6 + (bytes - burst) / 12.5e6) * 1e3;
+      }
+    };
   }
 
   @Test
