@@ -30,7 +30,8 @@ import scala.Option;
  * One task's endpoint for pushed parts, built on Spark's own network library (the layer under
  * the block transfer service). A part travels as one stream upload: a small header, then the
  * floats, which the receiving side takes piece by piece as they come off the socket (no frame is
- * assembled in memory). It is configured the way Spark configures its block transfer service, so
+ * assembled in memory). Between JVMs of one host the floats wait in shared memory instead and only
+ * a notice travels, as an RPC whose reply is the acknowledgement. It is configured the way Spark configures its block transfer service, so
  * {@code spark.authenticate}, {@code spark.network.crypto.enabled} and RPC SSL apply. Settings can
  * be tuned under the module name {@code spark.dssync.io.*}.
  */
@@ -52,9 +53,13 @@ final class DataChannel implements AutoCloseable {
     this.host = host;
   }
 
-  /** Where an incoming part goes: the stream callback that takes its floats (runs on a network thread). */
+  /** Where incoming parts go (runs on a network thread). */
   interface Receiver {
+    /** The stream callback that takes the floats of a part streamed over the network. */
     StreamCallbackWithID open(PartHeader header);
+
+    /** Lands a part that waits in shared memory; returning acknowledges it, throwing refuses it. */
+    void landShared(SharedPartNotice notice) throws Exception;
   }
 
   /** Starts a server on {@code bindHost}, any free port, handing every incoming part to {@code receiver}. */
@@ -125,12 +130,20 @@ final class DataChannel implements AutoCloseable {
 
     @Override
     public void receive(TransportClient client, ByteBuffer message) {
-      LOG.warn("Ignoring a dssync one-way message from {}: parts travel as stream uploads", client.getSocketAddress());
+      LOG.warn("Ignoring a dssync one-way message from {}: parts travel as stream uploads or shared-part notices",
+          client.getSocketAddress());
     }
 
+    /** The only RPC: a same-host sender's notice of a part in shared memory; the reply acknowledges it. */
     @Override
     public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
-      callback.onFailure(new UnsupportedOperationException("dssync parts travel as stream uploads"));
+      try {
+        receiver.landShared(SharedPartNotice.decode(message));
+      } catch (Exception e) {
+        callback.onFailure(e);
+        return;
+      }
+      callback.onSuccess(ByteBuffer.allocate(0));
     }
 
     @Override

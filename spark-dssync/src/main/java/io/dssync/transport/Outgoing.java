@@ -10,7 +10,8 @@ import org.apache.spark.network.client.RpcResponseCallback;
 /**
  * Sender side of one task: the encoded parts on their way to remote readers and the readers'
  * acknowledgements. A part is encoded once into a pooled direct buffer (no further copy on the
- * way to the socket) and sent to all its remote readers; the buffer returns to the pool when every
+ * way to the socket) and sent to all its remote readers, or, for readers on the same host, once
+ * into a pooled shared-memory buffer they read in place; the buffer returns to the pool when every
  * one of them acknowledged, which means Netty is done with it. Acknowledgements arrive on a
  * network thread; the monitor ({@code this}) guards all state.
  */
@@ -22,6 +23,8 @@ final class Outgoing {
   record Failure(int reader, MessageId id, Throwable cause) {}
 
   private final SizedPool<ByteBuffer> free = new SizedPool<>(ByteBuffer::allocateDirect);
+  /** Buffers in shared memory for same-host readers, by size; empty without a folder. */
+  private final SizedPool<SharedMemoryFolder.MappedPart> freeShared = new SizedPool<>(size -> null);
   private final Set<Unacknowledged> unacknowledged = new LinkedHashSet<>();
   private Failure failure;
 
@@ -30,7 +33,22 @@ final class Outgoing {
     int bytes = FloatCodec.byteSize(length);
     ByteBuffer buffer = free.take(bytes);
     FloatCodec.encode(data, offset, length, buffer);
-    return new Encoded(buffer, readers);
+    return new Encoded(buffer, null, readers);
+  }
+
+  /**
+   * A shared-memory buffer of {@code folder} holding {@code data[offset, offset+length)}, shared by
+   * {@code readers} notices. Throws when the folder cannot grow (a full /dev/shm).
+   */
+  synchronized Encoded encodeShared(SharedMemoryFolder folder, float[] data, int offset, int length, int readers)
+      throws java.io.IOException {
+    int bytes = FloatCodec.byteSize(length);
+    SharedMemoryFolder.MappedPart part = freeShared.take(bytes);
+    if (part == null) {
+      part = folder.allocate(bytes);
+    }
+    FloatCodec.encode(data, offset, length, part.buffer());
+    return new Encoded(part.buffer(), part, readers);
   }
 
   /** The callback for one send of {@code part} to {@code reader}. */
@@ -80,7 +98,11 @@ final class Outgoing {
       part.poisoned = true; // Netty may still hold it: never hand it out again
     }
     if (--part.sendsLeft == 0 && !part.poisoned) {
-      free.give(part.buffer.capacity(), part.buffer);
+      if (part.shared != null) {
+        freeShared.give(part.buffer.capacity(), part.shared);
+      } else {
+        free.give(part.buffer.capacity(), part.buffer);
+      }
     }
     notifyAll();
   }
@@ -88,11 +110,14 @@ final class Outgoing {
   /** An encoded part and how many of its sends are not acknowledged yet (guarded by the Outgoing). */
   static final class Encoded {
     final ByteBuffer buffer;
+    /** The shared-memory file the buffer maps, or null for a direct buffer streamed over the network. */
+    final SharedMemoryFolder.MappedPart shared;
     int sendsLeft;
     boolean poisoned;
 
-    Encoded(ByteBuffer buffer, int sends) {
+    Encoded(ByteBuffer buffer, SharedMemoryFolder.MappedPart shared, int sends) {
       this.buffer = buffer;
+      this.shared = shared;
       this.sendsLeft = sends;
     }
   }

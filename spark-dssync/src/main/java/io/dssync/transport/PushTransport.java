@@ -9,11 +9,13 @@ import io.dssync.errors.Errors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.network.buffer.NioManagedBuffer;
 import org.apache.spark.network.client.StreamCallbackWithID;
@@ -30,7 +32,13 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Same JVM (every rank of {@code local[N]}, and tasks sharing an executor): {@code publish}
  *       copies the floats straight into the reader's {@link Inbox}; nothing is serialized.
- *   <li>Other JVMs: {@code publish} encodes the part once into a pooled direct buffer and uploads
+ *   <li>Other JVMs of the same host (executors sharing a machine, {@code local-cluster}):
+ *       {@code publish} encodes the part once into a pooled shared-memory buffer
+ *       ({@link SharedMemoryFolder}) and sends the reader a notice; the reader's network thread
+ *       lands the floats straight from its mapping of the same pages ({@link SharedPartReader}).
+ *       Off with {@value #SHARED_MEMORY_KEY}=false, and whenever Spark encrypts its traffic or
+ *       local files: then every part stays on the authenticated, encrypted channel.
+ *   <li>Other hosts: {@code publish} encodes the part once into a pooled direct buffer and uploads
  *       it as a stream to each reader's {@link DataChannel} (Spark's network library, with Spark's
  *       authentication and encryption); the reader's network thread decodes the pieces straight
  *       into a pooled float buffer as they come off the socket and wakes the task.
@@ -50,6 +58,8 @@ public final class PushTransport implements Transport {
   private static final Logger LOG = LoggerFactory.getLogger(PushTransport.class);
   /** Inboxes of the open transports of this JVM, by inbox id: how same-JVM senders find readers. */
   private static final ConcurrentHashMap<String, Inbox> INBOXES = new ConcurrentHashMap<>();
+  /** Spark setting: whether executors of one host exchange parts through shared memory (default true). */
+  public static final String SHARED_MEMORY_KEY = "spark.dssync.sharedMemory.enabled";
   /** Pause between attempts to reach a peer that refuses connections. */
   private static final long CONNECT_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -61,6 +71,11 @@ public final class PushTransport implements Transport {
   private final PeerAddress[] peers;
   /** The inbox of each rank that lives in this JVM; null for ranks in other JVMs. */
   private final Inbox[] sameJvm;
+  /** This task's shared-memory buffers, or null when it exchanges over the network only. */
+  private final SharedMemoryFolder sharedFolder;
+  private final SharedPartReader sharedReader;
+  /** Ranks in other JVMs of this host whose parts go through shared memory. */
+  private final boolean[] sameHost;
   private final TransportClient[] clients;
   private final Outgoing outgoing = new Outgoing();
   private final TransportStats stats = new TransportStats();
@@ -68,16 +83,22 @@ public final class PushTransport implements Transport {
   private boolean closed;
 
   private PushTransport(BarrierTaskContext task, Duration closeTimeout, Inbox inbox, DataChannel channel,
-      PeerAddress[] peers) {
+      PeerAddress[] peers, SharedMemoryFolder sharedFolder, SharedPartReader sharedReader) {
     this.task = task;
     this.rank = task.partitionId();
     this.closeTimeout = closeTimeout;
     this.inbox = inbox;
     this.channel = channel;
     this.peers = peers;
+    this.sharedFolder = sharedFolder;
+    this.sharedReader = sharedReader;
     this.sameJvm = new Inbox[peers.length];
+    this.sameHost = new boolean[peers.length];
     for (int r = 0; r < peers.length; r++) {
       sameJvm[r] = INBOXES.get(peers[r].inboxId());
+      // Symmetric: when this JVM can read the peer's folder, the peer (same user, same /dev/shm) can read ours.
+      sameHost[r] = sameJvm[r] == null && sharedFolder != null
+          && SharedMemoryFolder.reachable(peers[r].sharedFolder(), peers[r].inboxId());
     }
     this.clients = new TransportClient[peers.length];
   }
@@ -87,29 +108,66 @@ public final class PushTransport implements Transport {
    * one {@code allGather}). {@code timeout} bounds {@link #close()}'s wait for acknowledgements.
    */
   public static PushTransport open(BarrierTaskContext ctx, Duration timeout) {
+    return open(ctx, timeout, sharedMemoryAllowed(SparkEnv.get().conf()));
+  }
+
+  /**
+   * Like {@link #open(BarrierTaskContext, Duration)}, choosing whether same-host peers may use
+   * shared memory (tests run both paths on one host).
+   */
+  static PushTransport open(BarrierTaskContext ctx, Duration timeout, boolean sharedMemory) {
     SparkEnv env = SparkEnv.get();
     BlockManagerId me = env.blockManager().blockManagerId();
     Inbox inbox = new Inbox(UUID.randomUUID().toString(), ctx.partitionId());
+    SharedPartReader sharedReader = new SharedPartReader(inbox);
     // Bind where the block manager binds: the executor's own address, reachable by its peers.
-    DataChannel channel = DataChannel.start(env, me.host(), header -> receive(inbox, header));
+    DataChannel channel = DataChannel.start(env, me.host(), new DataChannel.Receiver() {
+      @Override
+      public StreamCallbackWithID open(PartHeader header) {
+        return receive(inbox, header);
+      }
+
+      @Override
+      public void landShared(SharedPartNotice notice) {
+        sharedReader.land(notice);
+      }
+    });
     INBOXES.put(inbox.id(), inbox);
+    SharedMemoryFolder folder = sharedMemory ? SharedMemoryFolder.create(inbox.id()).orElse(null) : null;
     try {
-      PeerAddress mine = new PeerAddress(channel.host(), channel.port(), inbox.id());
+      PeerAddress mine = new PeerAddress(channel.host(), channel.port(), inbox.id(),
+          folder == null ? PeerAddress.NO_FOLDER : folder.path());
       String[] all = ctx.allGather(mine.encode());
       PeerAddress[] peers = new PeerAddress[all.length];
       for (int r = 0; r < all.length; r++) {
         peers[r] = PeerAddress.decode(r, all[r]);
       }
-      PushTransport t = new PushTransport(ctx, timeout, inbox, channel, peers);
+      PushTransport t = new PushTransport(ctx, timeout, inbox, channel, peers, folder, sharedReader);
       // Backstop for paths that never reach close() (task killed mid-step): nothing outlives the task.
       ctx.addTaskCompletionListener((TaskCompletionListener) done -> t.release());
       return t;
     } catch (RuntimeException e) {
       INBOXES.remove(inbox.id());
       inbox.close();
+      sharedReader.close();
       channel.close();
+      if (folder != null) {
+        folder.close();
+      }
       throw e;
     }
+  }
+
+  /**
+   * Whether same-host executors may exchange through shared memory: unless switched off, and never
+   * when Spark encrypts its network traffic or its local files (then parts stay on the encrypted
+   * channel, as the user asked).
+   */
+  static boolean sharedMemoryAllowed(SparkConf conf) {
+    return conf.getBoolean(SHARED_MEMORY_KEY, true)
+        && !conf.getBoolean("spark.network.crypto.enabled", false)
+        && !conf.getBoolean("spark.io.encryption.enabled", false)
+        && !conf.getBoolean("spark.ssl.rpc.enabled", false);
   }
 
   /** Transports open in this JVM right now (for tests: none may outlive its stage). */
@@ -148,6 +206,12 @@ public final class PushTransport implements Transport {
     return sameJvm[r] != null;
   }
 
+  /** Whether parts to rank {@code r} (another JVM of this host) go through shared memory. */
+  public boolean sharedMemory(int r) {
+    checkRank(r);
+    return sameHost[r];
+  }
+
   @Override
   public void publish(MessageId id, float[] data, int offset, int length, int[] readers) {
     checkOpen();
@@ -156,16 +220,23 @@ public final class PushTransport implements Transport {
     if (failure != null) {
       throw sendFailed(failure);
     }
-    int remote = 0;
+    int viaShared = 0;
     for (int r : readers) {
       checkRank(r);
-      remote += sameJvm[r] == null ? 1 : 0;
+      viaShared += sameHost[r] && length > 0 ? 1 : 0;
     }
     long start = System.nanoTime();
-    Outgoing.Encoded encoded = remote == 0 ? null : outgoing.encode(data, offset, length, remote);
+    Outgoing.Encoded shared = viaShared == 0 ? null : encodeShared(data, offset, length, viaShared);
+    int viaNetwork = 0;
+    for (int r : readers) {
+      viaNetwork += sameJvm[r] == null && !(shared != null && sameHost[r]) ? 1 : 0;
+    }
+    Outgoing.Encoded encoded = viaNetwork == 0 ? null : outgoing.encode(data, offset, length, viaNetwork);
     for (int r : readers) {
       if (sameJvm[r] != null) {
         copyInto(sameJvm[r], r, id, data, offset, length);
+      } else if (shared != null && sameHost[r]) {
+        notifyShared(r, id, shared, length);
       } else {
         upload(r, id, encoded, length);
       }
@@ -266,11 +337,42 @@ public final class PushTransport implements Transport {
     reader.finish(parcel);
   }
 
+  /**
+   * The part in a shared-memory buffer for {@code readers} same-host readers; null when /dev/shm
+   * cannot take it, and from then on this transport sends to them over the network.
+   */
+  private Outgoing.Encoded encodeShared(float[] data, int offset, int length, int readers) {
+    try {
+      return outgoing.encodeShared(sharedFolder, data, offset, length, readers);
+    } catch (IOException e) {
+      LOG.warn("dssync: rank {} cannot add {} bytes to its shared-memory folder ({}); same-host peers get its"
+          + " parts over the network from now on", rank, FloatCodec.byteSize(length), e.toString());
+      Arrays.fill(sameHost, false);
+      return null;
+    }
+  }
+
   private void upload(int reader, MessageId id, Outgoing.Encoded encoded, int length) {
     ByteBuffer header = new PartHeader(peers[reader].inboxId(), rank, id, length).encode();
+    send(reader, id, client -> client.uploadStream(new NioManagedBuffer(header),
+        new NioManagedBuffer(encoded.buffer.duplicate()), outgoing.sent(encoded, reader, id)));
+  }
+
+  /** Tells a same-host reader where the part waits; its reply acknowledges it like an upload's. */
+  private void notifyShared(int reader, MessageId id, Outgoing.Encoded shared, int length) {
+    ByteBuffer notice = new SharedPartNotice(new PartHeader(peers[reader].inboxId(), rank, id, length),
+        shared.shared.file()).encode();
+    send(reader, id, client -> client.sendRpc(notice, outgoing.sent(shared, reader, id)));
+  }
+
+  /** One way of handing a part to a peer's connection. */
+  private interface Sending {
+    void to(TransportClient client);
+  }
+
+  private void send(int reader, MessageId id, Sending sending) {
     try {
-      client(reader).uploadStream(new NioManagedBuffer(header), new NioManagedBuffer(encoded.buffer.duplicate()),
-          outgoing.sent(encoded, reader, id));
+      sending.to(client(reader));
     } catch (IOException | RuntimeException e) {
       failed = true;
       throw Errors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
@@ -363,10 +465,14 @@ public final class PushTransport implements Transport {
     closed = true;
     INBOXES.remove(inbox.id());
     inbox.close();
+    sharedReader.close();
     try {
       channel.close();
     } catch (RuntimeException e) {
       LOG.warn("Closing the dssync data channel of rank {} failed: {}", rank, e.toString());
+    }
+    if (sharedFolder != null) {
+      sharedFolder.close(); // no reader needs our files now: every part was acknowledged, or the stage failed
     }
   }
 

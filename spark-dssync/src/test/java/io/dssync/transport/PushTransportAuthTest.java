@@ -55,6 +55,11 @@ class PushTransportAuthTest {
       }
       int rank = ctx.partitionId();
       try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
+        for (int other : othersThan(rank, N)) {
+          if (t.sharedMemory(other)) {
+            return "rank " + rank + " sends to rank " + other + " through shared memory, not the encrypted channel";
+          }
+        }
         for (int step = 0; step < 3; step++) {
           MessageId id = new MessageId(step, 0, 0, 0);
           t.publish(id, pattern(rank, step, length), 0, length, othersThan(rank, N));

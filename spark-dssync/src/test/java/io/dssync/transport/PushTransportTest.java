@@ -29,11 +29,14 @@ import org.apache.spark.util.io.ChunkedByteBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import scala.reflect.ClassTag$;
 
 /**
  * The push transport across four executor JVMs ({@code local-cluster}), one barrier task per
- * executor, so every part really crosses between processes over the network.
+ * executor, so every part really crosses between processes: over the network, or (the default
+ * between executors of one host) through shared memory; the main exchanges run both ways.
  */
 class PushTransportTest {
   private static final int N = TestSpark.EXECUTORS;
@@ -44,21 +47,29 @@ class PushTransportTest {
     TestSpark.session();
   }
 
-  /** Every test must leave no open transport behind on any executor (checked by a separate stage). */
+  /**
+   * Every test must leave no open transport and no shared-memory folder behind on any executor
+   * (checked by a separate stage).
+   */
   @AfterEach
   void noTransportOutlivesTheStage() {
     List<Integer> open = TestSpark.runBarrier(N, ctx -> PushTransport.openInThisJvm());
     assertEquals(List.of(0, 0, 0, 0), open, "transports still open on the executors of ranks 0..3");
+    List<String> folders = TestSpark.runBarrier(N, ctx -> sharedFoldersOfThisJvm());
+    assertEquals(List.of("", "", "", ""), folders,
+        "shared-memory folders left by the executors of ranks 0..3");
   }
 
-  @Test
-  void chunksArriveBitExactAcrossExecutorJvmsAndNothingStaysOpenAfterward() {
+  @ParameterizedTest(name = "shared memory between executors: {0}")
+  @ValueSource(booleans = {false, true})
+  void chunksArriveBitExactAcrossExecutorJvmsAndNothingStaysOpenAfterward(boolean sharedMemory) {
     int[] lengths = {1, 7, 1000, 65_537, 0, 3};
     List<Report> reports = TestSpark.runBarrier(N, ctx -> {
       int rank = ctx.partitionId();
       int mismatches = 0;
       TransportStats stats;
-      try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT, sharedMemory)) {
+        checkPath(t, sharedMemory);
         for (int step = 0; step < lengths.length; step++) {
           int length = lengths[step];
           MessageId id = new MessageId(step, 0, 0, 0);
@@ -191,8 +202,9 @@ class PushTransportTest {
     awaitNoRunningTasks(TestSpark.session().sparkContext(), Duration.ofSeconds(60));
   }
 
-  @Test
-  void groupAllReduceAveragesExactlyAcrossExecutorJvms() {
+  @ParameterizedTest(name = "shared memory between executors: {0}")
+  @ValueSource(booleans = {false, true})
+  void groupAllReduceAveragesExactlyAcrossExecutorJvms(boolean sharedMemory) {
     // Not divisible by 2 or 4 (chunks of unequal length) and long enough that every chunk travels
     // in several parts (GroupAllReduce.PART_FLOATS), the last one short.
     int size = 4 * GroupAllReduce.PART_FLOATS + 100_003;
@@ -200,7 +212,8 @@ class PushTransportTest {
     List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
       int rank = ctx.partitionId();
       float[] vector = start(rank, size);
-      try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT, sharedMemory)) {
+        checkPath(t, sharedMemory);
         GroupAllReduce reduce = new GroupAllReduce(t, TIMEOUT);
         reduce.average(rank < 2 ? new int[] {0, 1} : new int[] {2, 3}, vector, 0, 0);
         reduce.average(new int[] {0, 1, 2, 3}, vector, 1, 0);
@@ -236,6 +249,25 @@ class PushTransportTest {
     for (int r = 0; r < N; r++) {
       assertArrayEquals(expected, results.get(r).vector(), "rank " + r + " after {0,1},{2,3} then {0,1,2,3}");
       System.out.println("[transport] " + results.get(r).timing());
+    }
+  }
+
+  /** Fails the task unless every other rank is reached the way the test asked (all ranks share one host). */
+  private static void checkPath(PushTransport t, boolean sharedMemory) {
+    for (int r : othersThan(t.rank(), N)) {
+      if (t.sameJvm(r) || t.sharedMemory(r) != sharedMemory) {
+        throw new IllegalStateException("rank " + t.rank() + " reaches rank " + r + " in the same JVM or "
+            + (sharedMemory ? "not " : "") + "through shared memory");
+      }
+    }
+  }
+
+  /** The shared-memory folders of this executor JVM (named dssync-<namespace>-<pid>-<inbox>), comma-separated. */
+  private static String sharedFoldersOfThisJvm() throws java.io.IOException {
+    String pid = "-" + ProcessHandle.current().pid() + "-";
+    try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
+      return String.join(",", all.map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith("dssync-") && n.contains(pid)).toList());
     }
   }
 

@@ -1,0 +1,79 @@
+package io.dssync.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.dssync.collective.MessageId;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+/** The shared-memory folder of one task, its notices, and when the transport may use it. */
+class SharedMemoryFolderTest {
+  @Test
+  void aPartWrittenByTheSenderIsReadThroughAnotherMappingAndTheFolderIsGoneAfterClose() throws Exception {
+    SharedMemoryFolder folder = SharedMemoryFolder.create("inbox-a").orElse(null);
+    assumeTrue(folder != null, "this host has no writable /dev/shm");
+    Path path = Path.of(folder.path());
+    try {
+      assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(path)));
+      assertTrue(SharedMemoryFolder.reachable(folder.path(), "inbox-a"));
+      assertFalse(SharedMemoryFolder.reachable(folder.path(), "inbox-b"), "the hello names another inbox");
+      assertFalse(SharedMemoryFolder.reachable("/tmp", "inbox-a"), "only dssync folders under /dev/shm");
+
+      SharedMemoryFolder.MappedPart part = folder.allocate(4 * 3);
+      FloatCodec.encode(new float[] {1.5f, -0f, Float.MIN_VALUE}, 0, 3, part.buffer());
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(part.file()))));
+      MappedByteBuffer other = SharedMemoryFolder.mapForReading(part.file());
+      ByteBuffer le = other.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+      assertEquals(Float.floatToRawIntBits(1.5f), le.getInt(0));
+      assertEquals(Float.floatToRawIntBits(-0f), le.getInt(4));
+      assertEquals(Float.floatToRawIntBits(Float.MIN_VALUE), le.getInt(8));
+      SharedMemoryFolder.unmap(other);
+    } finally {
+      folder.close();
+    }
+    assertFalse(Files.exists(path), "close removes the folder and its files");
+  }
+
+  @Test
+  void aFolderLeftByAProcessThatIsGoneIsRemovedByTheNextOne() throws Exception {
+    SharedMemoryFolder live = SharedMemoryFolder.create("inbox-live").orElse(null);
+    assumeTrue(live != null, "this host has no writable /dev/shm");
+    try {
+      // The same name pattern as a real folder, for a process id no process has (above pid_max).
+      String name = Path.of(live.path()).getFileName().toString()
+          .replaceFirst("-" + ProcessHandle.current().pid() + "-", "-4194305-");
+      Path abandoned = Files.createDirectory(Path.of("/dev/shm", name.replace("inbox-live", "inbox-dead")));
+      Files.writeString(abandoned.resolve("part-0"), "leftover");
+      SharedMemoryFolder.create("inbox-next").orElseThrow().close();
+      assertFalse(Files.exists(abandoned), "the dead process's folder is removed");
+      assertTrue(Files.exists(Path.of(live.path())), "a live process's folder stays");
+    } finally {
+      live.close();
+    }
+  }
+
+  @Test
+  void aNoticeReadsBackWhatWasWritten() {
+    PartHeader header = new PartHeader("inbox-7", 3, new MessageId(12, 1, 0, 2, 5), 1_048_576);
+    SharedPartNotice notice = new SharedPartNotice(header, "/dev/shm/dssync-1-2-inbox/part-4");
+    assertEquals(notice, SharedPartNotice.decode(notice.encode()));
+  }
+
+  @Test
+  void sharedMemoryIsOnByDefaultAndOffWhenSwitchedOffOrWhenSparkEncrypts() {
+    assertTrue(PushTransport.sharedMemoryAllowed(new SparkConf(false)));
+    assertFalse(PushTransport.sharedMemoryAllowed(new SparkConf(false).set(PushTransport.SHARED_MEMORY_KEY, "false")));
+    assertFalse(PushTransport.sharedMemoryAllowed(new SparkConf(false).set("spark.network.crypto.enabled", "true")));
+    assertFalse(PushTransport.sharedMemoryAllowed(new SparkConf(false).set("spark.io.encryption.enabled", "true")));
+    assertFalse(PushTransport.sharedMemoryAllowed(new SparkConf(false).set("spark.ssl.rpc.enabled", "true")));
+  }
+}
