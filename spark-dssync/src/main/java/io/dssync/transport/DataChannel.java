@@ -30,8 +30,9 @@ import scala.Option;
  * One task's endpoint for pushed parts, built on Spark's own network library (the layer under
  * the block transfer service). A part travels as one stream upload: a small header, then the
  * floats, which the receiving side takes piece by piece as they come off the socket (no frame is
- * assembled in memory). Between JVMs of one host the floats wait in shared memory instead and only
- * a notice travels, as an RPC whose reply is the acknowledgement. It is configured the way Spark configures its block transfer service, so
+ * assembled in memory). A small part travels whole as one RPC ({@link InlinePart}); between JVMs
+ * of one host the floats wait in shared memory instead and only a notice travels, also as an RPC.
+ * The reply to an RPC, like the one to an upload, is the acknowledgement. It is configured the way Spark configures its block transfer service, so
  * {@code spark.authenticate}, {@code spark.network.crypto.enabled} and RPC SSL apply. Settings can
  * be tuned under the module name {@code spark.dssync.io.*}.
  */
@@ -60,6 +61,9 @@ final class DataChannel implements AutoCloseable {
 
     /** Lands a part that waits in shared memory; returning acknowledges it, throwing refuses it. */
     void landShared(SharedPartNotice notice) throws Exception;
+
+    /** Lands a small part whose floats came inline ({@code floats} is valid during the call only). */
+    void landInline(PartHeader header, ByteBuffer floats) throws Exception;
   }
 
   /** Starts a server on {@code bindHost}, any free port, handing every incoming part to {@code receiver}. */
@@ -134,11 +138,18 @@ final class DataChannel implements AutoCloseable {
           client.getSocketAddress());
     }
 
-    /** The only RPC: a same-host sender's notice of a part in shared memory; the reply acknowledges it. */
+    /** A small part inline, or a same-host sender's notice of a part in shared memory; the reply acknowledges it. */
     @Override
     public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
       try {
-        receiver.landShared(SharedPartNotice.decode(message));
+        byte kind = message.get();
+        if (kind == InlinePart.KIND) {
+          receiver.landInline(PartHeader.decode(message), message);
+        } else if (kind == SharedPartNotice.KIND) {
+          receiver.landShared(SharedPartNotice.decode(message));
+        } else {
+          throw new IllegalArgumentException("unknown dssync message kind " + kind);
+        }
       } catch (Exception e) {
         callback.onFailure(e);
         return;

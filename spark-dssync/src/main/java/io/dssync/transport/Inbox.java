@@ -2,6 +2,7 @@ package io.dssync.transport;
 
 import io.dssync.collective.Landing;
 import io.dssync.collective.MessageId;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.TaskContext;
@@ -92,6 +93,26 @@ final class Inbox {
       p.landing = landing;
       p.length = length;
     }
+  }
+
+  /**
+   * Lands a part that is here whole (inline, or in shared memory) from {@code bytes}: starts it,
+   * decodes it into its place and finishes it, or fails it and throws.
+   */
+  void fillWhole(int sender, MessageId message, int floats, ByteBuffer bytes) {
+    Parcel parcel = startFilling(sender, message, floats);
+    try {
+      FloatCodec.Decoder decoder = new FloatCodec.Decoder(parcel.floats, parcel.offset, floats, parcel.landing);
+      decoder.accept(bytes);
+      if (!decoder.complete()) {
+        throw new IllegalStateException(message.describe() + " from rank " + sender + " brought "
+            + decoder.filled() + " of the " + floats + " floats it announced");
+      }
+    } catch (RuntimeException e) {
+      fail(parcel, e);
+      throw e;
+    }
+    finish(parcel);
   }
 
   synchronized void finish(Parcel p) {

@@ -51,7 +51,7 @@ final class Outgoing {
     return new Encoded(part.buffer(), part, readers);
   }
 
-  /** The callback for one send of {@code part} to {@code reader}. */
+  /** The callback for one send of {@code part} to {@code reader} (null: an inline part, nothing to recycle). */
   synchronized RpcResponseCallback sent(Encoded part, int reader, MessageId id) {
     Unacknowledged entry = new Unacknowledged(reader, id);
     unacknowledged.add(entry);
@@ -95,9 +95,11 @@ final class Outgoing {
       if (failure == null) {
         failure = new Failure(entry.reader(), entry.id(), cause);
       }
-      part.poisoned = true; // Netty may still hold it: never hand it out again
+      if (part != null) {
+        part.poisoned = true; // Netty may still hold it: never hand it out again
+      }
     }
-    if (--part.sendsLeft == 0 && !part.poisoned) {
+    if (part != null && --part.sendsLeft == 0 && !part.poisoned) {
       if (part.shared != null) {
         freeShared.give(part.buffer.capacity(), part.shared);
       } else {

@@ -38,10 +38,11 @@ import org.slf4j.LoggerFactory;
  *       lands the floats straight from its mapping of the same pages ({@link SharedPartReader}).
  *       Off with {@value #SHARED_MEMORY_KEY}=false, and whenever Spark encrypts its traffic or
  *       local files: then every part stays on the authenticated, encrypted channel.
- *   <li>Other hosts: {@code publish} encodes the part once into a pooled direct buffer and uploads
- *       it as a stream to each reader's {@link DataChannel} (Spark's network library, with Spark's
- *       authentication and encryption); the reader's network thread decodes the pieces straight
- *       into a pooled float buffer as they come off the socket and wakes the task.
+ *   <li>Other hosts: a part of up to 64 KiB travels whole as one RPC ({@link InlinePart}); a larger
+ *       one is encoded once into a pooled direct buffer and uploaded as a stream to each reader's
+ *       {@link DataChannel} (Spark's network library, with Spark's authentication and
+ *       encryption); the reader's network thread decodes the pieces straight into a pooled float
+ *       buffer (or the reader's announced array) as they come off the socket and wakes the task.
  *   <li>{@code fetch} / {@code fetchAdd} wait for the part, then copy or add it into the caller's
  *       array and recycle the buffer.
  *   <li>Stage start: one {@code allGather} exchanges every rank's address and inbox id (about 1 s,
@@ -130,6 +131,12 @@ public final class PushTransport implements Transport {
       @Override
       public void landShared(SharedPartNotice notice) {
         sharedReader.land(notice);
+      }
+
+      @Override
+      public void landInline(PartHeader header, ByteBuffer floats) {
+        checkInbox(inbox, header);
+        inbox.fillWhole(header.sender(), header.id(), header.floats(), floats);
       }
     });
     INBOXES.put(inbox.id(), inbox);
@@ -227,16 +234,20 @@ public final class PushTransport implements Transport {
     }
     long start = System.nanoTime();
     Outgoing.Encoded shared = viaShared == 0 ? null : encodeShared(data, offset, length, viaShared);
-    int viaNetwork = 0;
+    boolean inline = InlinePart.fits(length);
+    int streamed = 0;
     for (int r : readers) {
-      viaNetwork += sameJvm[r] == null && !(shared != null && sameHost[r]) ? 1 : 0;
+      streamed += sameJvm[r] == null && !(shared != null && sameHost[r]) && !inline ? 1 : 0;
     }
-    Outgoing.Encoded encoded = viaNetwork == 0 ? null : outgoing.encode(data, offset, length, viaNetwork);
+    Outgoing.Encoded encoded = streamed == 0 ? null : outgoing.encode(data, offset, length, streamed);
     for (int r : readers) {
       if (sameJvm[r] != null) {
         copyInto(sameJvm[r], r, id, data, offset, length);
       } else if (shared != null && sameHost[r]) {
         notifyShared(r, id, shared, length);
+      } else if (inline) {
+        ByteBuffer part = InlinePart.encode(new PartHeader(peers[r].inboxId(), rank, id, length), data, offset, length);
+        send(r, id, client -> client.sendRpc(part, outgoing.sent(null, r, id)));
       } else {
         upload(r, id, encoded, length);
       }
@@ -288,10 +299,7 @@ public final class PushTransport implements Transport {
 
   /** Network thread: where the floats of an incoming part go, piece by piece. */
   private static StreamCallbackWithID receive(Inbox inbox, PartHeader header) {
-    if (!header.inboxId().equals(inbox.id())) {
-      throw new IllegalStateException("a part for inbox " + header.inboxId() + " reached inbox " + inbox.id()
-          + " (a sender of an earlier stage?)");
-    }
+    checkInbox(inbox, header);
     Inbox.Parcel parcel = inbox.startFilling(header.sender(), header.id(), header.floats());
     FloatCodec.Decoder decoder =
         new FloatCodec.Decoder(parcel.floats, parcel.offset, header.floats(), parcel.landing);
@@ -323,6 +331,13 @@ public final class PushTransport implements Transport {
         inbox.fail(parcel, cause);
       }
     };
+  }
+
+  private static void checkInbox(Inbox inbox, PartHeader header) {
+    if (!header.inboxId().equals(inbox.id())) {
+      throw new IllegalStateException("a part for inbox " + header.inboxId() + " reached inbox " + inbox.id()
+          + " (a sender of an earlier stage?)");
+    }
   }
 
   private void copyInto(Inbox reader, int readerRank, MessageId id, float[] data, int offset, int length) {

@@ -9,15 +9,21 @@ import java.nio.charset.StandardCharsets;
  * acknowledgement, after which the sender may reuse the file.
  */
 record SharedPartNotice(PartHeader header, String file) {
+  /** First byte of the RPC ({@link InlinePart#KIND} is the other kind). */
+  static final byte KIND = 1;
+
   ByteBuffer encode() {
     ByteBuffer head = header.encode();
     byte[] path = file.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer buf = ByteBuffer.allocate(4 + head.remaining() + 4 + path.length);
-    buf.putInt(head.remaining()).put(head).putInt(path.length).put(path).flip();
+    ByteBuffer buf = ByteBuffer.allocate(1 + 4 + head.remaining() + 4 + path.length);
+    buf.put(KIND).putInt(head.remaining()).put(head).putInt(path.length).put(path).flip();
     return buf;
   }
 
-  /** Reads a notice; {@code buf} is only valid during the network callback, so nothing refers to it. */
+  /**
+   * Reads a notice after its kind byte; {@code buf} is only valid during the network callback, so
+   * nothing refers to it.
+   */
   static SharedPartNotice decode(ByteBuffer buf) {
     int headLength = buf.getInt();
     if (headLength < 0 || headLength > buf.remaining()) {

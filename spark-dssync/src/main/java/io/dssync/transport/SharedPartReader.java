@@ -30,15 +30,7 @@ final class SharedPartReader {
       throw new IllegalStateException("the shared part " + notice.file() + " holds " + file.capacity()
           + " bytes, not the " + bytes + " its notice announces");
     }
-    Inbox.Parcel parcel = inbox.startFilling(header.sender(), header.id(), header.floats());
-    try {
-      FloatCodec.Decoder decoder = new FloatCodec.Decoder(parcel.floats, parcel.offset, header.floats(), parcel.landing);
-      decoder.accept(file.slice(0, bytes));
-    } catch (RuntimeException e) {
-      inbox.fail(parcel, e);
-      throw e;
-    }
-    inbox.finish(parcel);
+    inbox.fillWhole(header.sender(), header.id(), header.floats(), file.slice(0, bytes));
   }
 
   /** Stops reading and unmaps every file now (their pages are freed once the senders delete them). */

@@ -15,7 +15,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
-/** The shared-memory folder of one task, its notices, and when the transport may use it. */
+/** The shared-memory folder of one task, the RPC messages of the transport, and when shared memory may be used. */
 class SharedMemoryFolderTest {
   @Test
   void aPartWrittenByTheSenderIsReadThroughAnotherMappingAndTheFolderIsGoneAfterClose() throws Exception {
@@ -65,7 +65,25 @@ class SharedMemoryFolderTest {
   void aNoticeReadsBackWhatWasWritten() {
     PartHeader header = new PartHeader("inbox-7", 3, new MessageId(12, 1, 0, 2, 5), 1_048_576);
     SharedPartNotice notice = new SharedPartNotice(header, "/dev/shm/dssync-1-2-inbox/part-4");
-    assertEquals(notice, SharedPartNotice.decode(notice.encode()));
+    ByteBuffer message = notice.encode();
+    assertEquals(SharedPartNotice.KIND, message.get(), "the RPC's first byte says what it carries");
+    assertEquals(notice, SharedPartNotice.decode(message));
+  }
+
+  @Test
+  void anInlinePartCarriesItsHeaderAndItsFloatsInOneMessage() {
+    float[] data = {9f, 1.25f, -0f, Float.MAX_VALUE, 7f};
+    PartHeader header = new PartHeader("inbox-7", 3, new MessageId(12, 1, 0, 2, 5), 3);
+    ByteBuffer message = InlinePart.encode(header, data, 1, 3);
+    assertEquals(InlinePart.KIND, message.get());
+    assertEquals(header, PartHeader.decode(message));
+    float[] got = new float[3];
+    message.order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(got);
+    assertEquals(Float.floatToRawIntBits(1.25f), Float.floatToRawIntBits(got[0]));
+    assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(got[1]));
+    assertEquals(Float.floatToRawIntBits(Float.MAX_VALUE), Float.floatToRawIntBits(got[2]));
+    assertEquals(3 * Float.BYTES, message.remaining(), "nothing after the floats");
+    assertTrue(InlinePart.fits(16 * 1024) && !InlinePart.fits(16 * 1024 + 1), "64 KiB inline at most");
   }
 
   @Test
