@@ -97,8 +97,10 @@ public final class PushTransport implements Transport {
     this.sameHost = new boolean[peers.length];
     for (int r = 0; r < peers.length; r++) {
       sameJvm[r] = INBOXES.get(peers[r].inboxId());
+      // Same address as well as a readable folder: executors in network namespaces of one machine
+      // (the throttled testbed) share /dev/shm, but their parts must cross their own links.
       // Symmetric: when this JVM can read the peer's folder, the peer (same user, same /dev/shm) can read ours.
-      sameHost[r] = sameJvm[r] == null && sharedFolder != null
+      sameHost[r] = sameJvm[r] == null && sharedFolder != null && peers[r].host().equals(peers[rank].host())
           && SharedMemoryFolder.reachable(peers[r].sharedFolder(), peers[r].inboxId());
     }
     this.clients = new TransportClient[peers.length];
@@ -149,6 +151,7 @@ public final class PushTransport implements Transport {
       for (int r = 0; r < all.length; r++) {
         peers[r] = PeerAddress.decode(r, all[r]);
       }
+      sharedReader.knowFolders(Arrays.stream(peers).map(PeerAddress::sharedFolder).toArray(String[]::new));
       PushTransport t = new PushTransport(ctx, timeout, inbox, channel, peers, folder, sharedReader);
       // Backstop for paths that never reach close() (task killed mid-step): nothing outlives the task.
       ctx.addTaskCompletionListener((TaskCompletionListener) done -> t.release());

@@ -3,19 +3,32 @@ package io.dssync.transport;
 import java.nio.MappedByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Receiver side of the shared-memory path: lands a part from the sender's file, mapped once per file
  * and kept for the stage (a sender reuses its buffers every step). Runs on the network thread; the
- * monitor keeps {@link #close} from unmapping a file while a part is being read from it.
+ * monitor keeps {@link #close} from unmapping a file while a part is being read from it. A notice
+ * may name only a file in its sender's folder, as the sender announced it at stage start.
  */
 final class SharedPartReader {
+  /** How long a notice may wait for this task to learn the stage's addresses (it takes ms). */
+  private static final long ADDRESSES_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
   private final Inbox inbox;
   private final Map<String, MappedByteBuffer> mappings = new HashMap<>();
+  /** Each rank's shared-memory folder, once the stage's addresses are known; null until then. */
+  private String[] folders;
   private boolean closed;
 
   SharedPartReader(Inbox inbox) {
     this.inbox = inbox;
+  }
+
+  /** The folders the ranks announced: a notice may only name a file in its sender's folder. */
+  synchronized void knowFolders(String[] folders) {
+    this.folders = folders.clone();
+    notifyAll();
   }
 
   synchronized void land(SharedPartNotice notice) {
@@ -23,6 +36,23 @@ final class SharedPartReader {
     if (closed || !header.inboxId().equals(inbox.id())) {
       throw new IllegalStateException("a shared part for inbox " + header.inboxId() + " reached inbox " + inbox.id()
           + (closed ? ", which is closed" : " (a sender of an earlier stage?)"));
+    }
+    // A peer that got the stage's addresses first may notify before this task has read them: wait.
+    long deadline = System.nanoTime() + ADDRESSES_WAIT_NANOS;
+    while (folders == null && !closed && System.nanoTime() < deadline) {
+      try {
+        TimeUnit.NANOSECONDS.timedWait(this, deadline - System.nanoTime());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    // Never map a file a notice names outside its sender's folder, whoever could send notices.
+    java.nio.file.Path named = java.nio.file.Path.of(notice.file()).normalize();
+    if (folders == null || header.sender() >= folders.length || named.getParent() == null
+        || !named.getParent().toString().equals(folders[header.sender()])) {
+      throw new IllegalStateException("a shared part from rank " + header.sender() + " names " + notice.file()
+          + ", which is not in that rank's shared-memory folder");
     }
     MappedByteBuffer file = mappings.computeIfAbsent(notice.file(), SharedMemoryFolder::mapForReading);
     int bytes = FloatCodec.byteSize(header.floats());

@@ -12,8 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The throughput cost of {@code spark.network.crypto.enabled}: the group all-reduce of a large
- * vector over four executor JVMs, plain, with authentication only, and with authentication and
- * encryption. A measurement, not a test (nothing is asserted about time); it restarts the shared
+ * vector over four executor JVMs, plain (over the network, and through shared memory as executors
+ * of one host exchange by default), with authentication only, and with authentication and
+ * encryption (both over the network: authentication alone keeps shared memory too, so it is
+ * switched off there to compare the network paths). A measurement, not a test (nothing is asserted about time); it restarts the shared
  * session three times, so it runs only by hand:
  * {@code mvn test -Dtest=EncryptionCostBench -Ddssync.bench=true [-Ddssync.benchFloats=4000000]}.
  */
@@ -26,8 +28,10 @@ class EncryptionCostBench {
     assumeTrue(Boolean.getBoolean("dssync.bench"), "a measurement; run with -Ddssync.bench=true");
     int floats = Integer.getInteger("dssync.benchFloats", 4_000_000);
     Map<String, Map<String, String>> settings = new LinkedHashMap<>();
-    settings.put("plain", Map.of());
-    settings.put("auth", Map.of("spark.authenticate", "true", "spark.authenticate.secret", "bench-secret"));
+    settings.put("plain-shm", Map.of()); // same-host executors: shared memory, the default
+    settings.put("plain", Map.of(PushTransport.SHARED_MEMORY_KEY, "false"));
+    settings.put("auth", Map.of("spark.authenticate", "true", "spark.authenticate.secret", "bench-secret",
+        PushTransport.SHARED_MEMORY_KEY, "false"));
     settings.put("auth+crypto", Map.of("spark.authenticate", "true", "spark.authenticate.secret", "bench-secret",
         "spark.network.crypto.enabled", "true"));
     Map<String, Double> mbPerS = new LinkedHashMap<>();
@@ -41,8 +45,9 @@ class EncryptionCostBench {
       System.out.printf("[encryption] %-12s all-reduce of %d floats over %d executors: %.1f ms, %.1f MB/s per rank%n",
           e.getKey(), floats, N, ms, mbPerS.get(e.getKey()));
     }
-    System.out.printf("[encryption] throughput ratio encrypted/authenticated %.3f, encrypted/plain %.3f%n",
-        mbPerS.get("auth+crypto") / mbPerS.get("auth"), mbPerS.get("auth+crypto") / mbPerS.get("plain"));
+    System.out.printf("[encryption] throughput ratio encrypted/authenticated %.3f, encrypted/plain %.3f,"
+            + " encrypted/plain through shared memory %.3f%n", mbPerS.get("auth+crypto") / mbPerS.get("auth"),
+        mbPerS.get("auth+crypto") / mbPerS.get("plain"), mbPerS.get("auth+crypto") / mbPerS.get("plain-shm"));
     TestSpark.session();
   }
 

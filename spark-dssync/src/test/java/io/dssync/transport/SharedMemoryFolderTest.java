@@ -2,6 +2,7 @@ package io.dssync.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -41,6 +42,35 @@ class SharedMemoryFolderTest {
       folder.close();
     }
     assertFalse(Files.exists(path), "close removes the folder and its files");
+  }
+
+  @Test
+  void aReaderLandsAPartFromItsSendersFolderAndRefusesAFileAnywhereElse() throws Exception {
+    SharedMemoryFolder folder = SharedMemoryFolder.create("inbox-sender").orElse(null);
+    assumeTrue(folder != null, "this host has no writable /dev/shm");
+    Inbox inbox = new Inbox("inbox-reader", 1);
+    SharedPartReader reader = new SharedPartReader(inbox);
+    try {
+      reader.knowFolders(new String[] {folder.path(), PeerAddress.NO_FOLDER});
+      SharedMemoryFolder.MappedPart part = folder.allocate(2 * Float.BYTES);
+      FloatCodec.encode(new float[] {3.5f, -2f}, 0, 2, part.buffer());
+      MessageId id = new MessageId(4, 0, 0, 1);
+      reader.land(new SharedPartNotice(new PartHeader("inbox-reader", 0, id, 2), part.file()));
+      Inbox.Parcel parcel = inbox.take(0, id, System.nanoTime() + 1_000_000_000L, null);
+      assertEquals(3.5f, parcel.floats[0]);
+      assertEquals(-2f, parcel.floats[1]);
+
+      for (String elsewhere : new String[] {"/etc/hostname", folder.path() + "/../x/part-0", part.file()}) {
+        int sender = elsewhere.equals(part.file()) ? 1 : 0; // rank 1 has no folder: not even rank 0's file
+        SharedPartNotice bad = new SharedPartNotice(new PartHeader("inbox-reader", sender, new MessageId(5, 0, 0, 1), 1),
+            elsewhere);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> reader.land(bad));
+        assertTrue(e.getMessage().contains("not in that rank's shared-memory folder"), e.getMessage());
+      }
+    } finally {
+      reader.close();
+      folder.close();
+    }
   }
 
   @Test
