@@ -82,6 +82,20 @@ class AutoScheduleTest {
   }
 
   @Test
+  void aPairsBandwidthIsItsBytesOverTheMeanOfBothSidesTimes() {
+    // 4 MiB in 33.6 ms at 125 MB/s; rank 1 started its swap 28 ms late: it read 5.6 ms, rank 0 61.6 ms.
+    double bytes = 4 * 1024 * 1024;
+    double late = bytes / 1e6 / 0.0056;
+    double early = bytes / 1e6 / 0.0616;
+    double[][] read = {{0, early, 0}, {late, 0, 90}, {0, 0, 0}};
+    double[][] paired = AutoSchedule.paired(read);
+    assertEquals(bytes / 1e6 / 0.0336, paired[0][1], 1e-6, "late " + late + ", early " + early);
+    assertEquals(paired[0][1], paired[1][0], 0);
+    assertEquals(90, paired[1][2], 0, "a pair only one side measured keeps that reading");
+    assertEquals(late, read[1][0], 0, "the workers' readings are left as they were");
+  }
+
+  @Test
   void oneOutlierProbeKeepsThePlan() {
     AutoSchedule auto = planned();
     AutoPlanner.Plan first = auto.plan();
