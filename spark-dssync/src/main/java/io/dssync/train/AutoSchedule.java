@@ -113,18 +113,12 @@ final class AutoSchedule {
     double[][] latency = new double[n][];
     double[][] bandwidth = new double[n][];
     double probeMs = 0;
-    IntSummaryStatistics messages = new IntSummaryStatistics();
     for (int r = 0; r < n; r++) {
       LinkSample s = byRank.get(r).links();
       hosts[r] = s.host();
       latency[r] = s.latencyMs();
       bandwidth[r] = s.bandwidthMBps();
       probeMs = Math.max(probeMs, s.probeMs());
-      for (int peer = 0; peer < n; peer++) {
-        if (peer != r) {
-          messages.accept(s.messageFloats()[peer]);
-        }
-      }
     }
     probesMs += probeMs;
     settledFloats = settled(byRank);
@@ -132,7 +126,7 @@ final class AutoSchedule {
     LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d took %.0f ms (%.1f%% of the stage's %.1f s;"
         + " all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s", step, probeMs,
         100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs, 100 * probesMs / 1e3 / trainedSeconds,
-        trainedSeconds, mebibytes(messages), measured.describe()));
+        trainedSeconds, mebibytes(settledFloats), measured.describe()));
     String why;
     if (plan == null || plan.spec().workers() != n) {
       why = "first plan";
@@ -190,8 +184,16 @@ final class AutoSchedule {
     return floats;
   }
 
-  /** "0.50-4.00 MiB" for the bandwidth messages' sizes. */
-  private static String mebibytes(IntSummaryStatistics floats) {
+  /** "0.50-4.00 MiB" for the bandwidth messages' sizes of every pair. */
+  private static String mebibytes(int[][] perPair) {
+    IntSummaryStatistics floats = new IntSummaryStatistics();
+    for (int r = 0; r < perPair.length; r++) {
+      for (int peer = 0; peer < perPair.length; peer++) {
+        if (peer != r) {
+          floats.accept(perPair[r][peer]);
+        }
+      }
+    }
     double min = floats.getMin() * (double) Float.BYTES / (1 << 20);
     double max = floats.getMax() * (double) Float.BYTES / (1 << 20);
     return floats.getCount() == 0 ? "none" : String.format(Locale.ROOT, "%.2f-%.2f MiB", min, max);

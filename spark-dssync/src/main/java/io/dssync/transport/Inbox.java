@@ -95,6 +95,14 @@ final class Inbox {
     }
   }
 
+  /** Refuses a part addressed to another inbox (a sender of an earlier stage reaching a reused port). */
+  void checkAddressedTo(PartHeader header) {
+    if (!header.inboxId().equals(id)) {
+      throw new IllegalStateException("a part for inbox " + header.inboxId() + " reached inbox " + id
+          + " (a sender of an earlier stage?)");
+    }
+  }
+
   /**
    * Lands a part that is here whole (inline, or in shared memory) from {@code bytes}: starts it,
    * decodes it into its place and finishes it, or fails it and throws.

@@ -1,6 +1,7 @@
 package io.dssync.transport;
 
 import io.dssync.collective.MessageId;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -41,7 +42,7 @@ final class Outgoing {
    * {@code readers} notices. Throws when the folder cannot grow (a full /dev/shm).
    */
   synchronized Encoded encodeShared(SharedMemoryFolder folder, float[] data, int offset, int length, int readers)
-      throws java.io.IOException {
+      throws IOException {
     int bytes = FloatCodec.byteSize(length);
     SharedMemoryFolder.MappedPart part = freeShared.take(bytes);
     if (part == null) {

@@ -137,7 +137,7 @@ public final class PushTransport implements Transport {
 
       @Override
       public void landInline(PartHeader header, ByteBuffer floats) {
-        checkInbox(inbox, header);
+        inbox.checkAddressedTo(header);
         inbox.fillWhole(header.sender(), header.id(), header.floats(), floats);
       }
     });
@@ -302,7 +302,7 @@ public final class PushTransport implements Transport {
 
   /** Network thread: where the floats of an incoming part go, piece by piece. */
   private static StreamCallbackWithID receive(Inbox inbox, PartHeader header) {
-    checkInbox(inbox, header);
+    inbox.checkAddressedTo(header);
     Inbox.Parcel parcel = inbox.startFilling(header.sender(), header.id(), header.floats());
     FloatCodec.Decoder decoder =
         new FloatCodec.Decoder(parcel.floats, parcel.offset, header.floats(), parcel.landing);
@@ -334,13 +334,6 @@ public final class PushTransport implements Transport {
         inbox.fail(parcel, cause);
       }
     };
-  }
-
-  private static void checkInbox(Inbox inbox, PartHeader header) {
-    if (!header.inboxId().equals(inbox.id())) {
-      throw new IllegalStateException("a part for inbox " + header.inboxId() + " reached inbox " + inbox.id()
-          + " (a sender of an earlier stage?)");
-    }
   }
 
   private void copyInto(Inbox reader, int readerRank, MessageId id, float[] data, int offset, int length) {

@@ -9,10 +9,13 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +40,10 @@ final class SharedMemoryFolder implements AutoCloseable {
   private static final Path ROOT = Path.of("/dev/shm");
   private static final String PREFIX = "dssync-";
   private static final String HELLO = "hello";
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FOLDER =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FILE =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
   /** A part buffer: a file of the folder and this JVM's mapping of it. */
   record MappedPart(String file, MappedByteBuffer buffer) {}
@@ -58,9 +65,8 @@ final class SharedMemoryFolder implements AutoCloseable {
     removeAbandoned(namespace);
     Path folder = ROOT.resolve(PREFIX + namespace + "-" + ProcessHandle.current().pid() + "-" + inboxId);
     try {
-      Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      Path hello = Files.createFile(folder.resolve(HELLO),
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.createDirectory(folder, OWNER_ONLY_FOLDER);
+      Path hello = Files.createFile(folder.resolve(HELLO), OWNER_ONLY_FILE);
       Files.writeString(hello, inboxId);
       return Optional.of(new SharedMemoryFolder(folder));
     } catch (IOException | UnsupportedOperationException e) {
@@ -92,8 +98,7 @@ final class SharedMemoryFolder implements AutoCloseable {
       throw new IOException("the shared-memory folder " + folder + " is closed");
     }
     Path file = folder.resolve("part-" + parts.size());
-    try (FileChannel channel = FileChannel.open(Files.createFile(file,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
+    try (FileChannel channel = FileChannel.open(Files.createFile(file, OWNER_ONLY_FILE),
         StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer zeros = ByteBuffer.allocate(Math.min(bytes, 1 << 20));
       for (long at = 0; at < bytes; ) {

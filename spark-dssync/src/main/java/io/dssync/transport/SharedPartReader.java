@@ -1,6 +1,7 @@
 package io.dssync.transport;
 
 import java.nio.MappedByteBuffer;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,9 +34,9 @@ final class SharedPartReader {
 
   synchronized void land(SharedPartNotice notice) {
     PartHeader header = notice.header();
-    if (closed || !header.inboxId().equals(inbox.id())) {
-      throw new IllegalStateException("a shared part for inbox " + header.inboxId() + " reached inbox " + inbox.id()
-          + (closed ? ", which is closed" : " (a sender of an earlier stage?)"));
+    inbox.checkAddressedTo(header);
+    if (closed) {
+      throw new IllegalStateException("a shared part reached inbox " + inbox.id() + ", which is closed");
     }
     // A peer that got the stage's addresses first may notify before this task has read them: wait.
     long deadline = System.nanoTime() + ADDRESSES_WAIT_NANOS;
@@ -48,7 +49,7 @@ final class SharedPartReader {
       }
     }
     // Never map a file a notice names outside its sender's folder, whoever could send notices.
-    java.nio.file.Path named = java.nio.file.Path.of(notice.file()).normalize();
+    Path named = Path.of(notice.file()).normalize();
     if (folders == null || header.sender() >= folders.length || named.getParent() == null
         || !named.getParent().toString().equals(folders[header.sender()])) {
       throw new IllegalStateException("a shared part from rank " + header.sender() + " names " + notice.file()
