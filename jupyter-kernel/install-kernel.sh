@@ -21,6 +21,10 @@ args=("$java_bin" "${flags[@]}" "-Xmx${DSSYNC_KERNEL_MEMORY:-4g}" -Dai.djl.offli
   sep=""
   for a in "${args[@]}"; do printf '%s"%s"' "$sep" "${a//\"/\\\"}"; sep=", "; done
   printf '],\n  "display_name": "Java (dssync)",\n  "language": "java",\n'
-  printf '  "env": {"SPARK_LOCAL_IP": "127.0.0.1"}\n}\n'
+  # glibc malloc settings for PyTorch's per-step tensors (io.dssync.replica.NativeAllocator).
+  printf '  "env": {"SPARK_LOCAL_IP": "127.0.0.1"'
+  read -r -a malloc_env < "$root/submit-scripts/malloc-env"
+  for setting in "${malloc_env[@]}"; do printf ', "%s": "%s"' "${setting%%=*}" "${setting#*=}"; done
+  printf '}\n}\n'
 } > "$dir/kernel.json"
 echo "Installed kernel dssync-java in $dir"

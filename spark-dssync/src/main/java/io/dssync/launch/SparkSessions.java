@@ -1,5 +1,6 @@
 package io.dssync.launch;
 
+import io.dssync.replica.NativeAllocator;
 import io.dssync.train.TrainerConfig;
 import io.dssync.transport.MasterProbe;
 import java.time.Duration;
@@ -45,6 +46,14 @@ public final class SparkSessions {
       }
       b.master(master);
     }
+    // Executors get the malloc settings PyTorch's tensors need (see NativeAllocator) unless the
+    // submitter chose other values; a local-mode JVM reads them from the dssync command instead.
+    NativeAllocator.ENVIRONMENT.forEach((name, value) -> {
+      String key = "spark.executorEnv." + name;
+      if (System.getProperty(key) == null) {
+        b.config(key, value);
+      }
+    });
     return b.config("spark.task.cpus", String.valueOf(config.get(TrainerConfig.THREADS_PER_WORKER)))
         .config("spark.dynamicAllocation.enabled", "false")
         .config("spark.speculation", "false")

@@ -11,6 +11,7 @@ import io.dssync.metrics.StageMetrics;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
+import io.dssync.replica.NativeAllocator;
 import io.dssync.replica.Replicas;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.SchedulePlan;
@@ -19,6 +20,7 @@ import io.dssync.schedule.Schedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +91,11 @@ public final class DsSyncTrainer {
     ClusterSlots.await(sc, n, slotWait);
     oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
         Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
+    Map<String, String> executorEnv = new java.util.HashMap<>();
+    for (scala.Tuple2<String, String> e : sc.conf().getAllWithPrefix("spark.executorEnv.")) {
+      executorEnv.put(e._1(), e._2());
+    }
+    allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
     ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
         data.width(), data.numClasses(), config.get(TrainerConfig.SEED), data.vocabSize());
     boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
@@ -327,6 +334,29 @@ public final class DsSyncTrainer {
         + " %d compute threads on %d cores of this machine: steps share cores, so training is slower and"
         + " timings are not representative. For timing, use --workers %d or fewer, or a cluster.",
         master, workers, threadsPerWorker, threads, cores, Math.max(1, cores / threadsPerWorker)));
+  }
+
+  /**
+   * Warns when the processes that run replicas will use glibc's default malloc (see
+   * {@link NativeAllocator}): this JVM in local mode; else the executors, which get the
+   * spark.executorEnv settings and, on local-cluster, this process's environment too.
+   */
+  static java.util.Optional<String> allocatorWarning(String master, Map<String, String> executorEnv,
+      Map<String, String> processEnv, String osName) {
+    if (master.startsWith("local[") || master.equals("local")) {
+      return NativeAllocator.defaultsWarning("this JVM (" + master + ")", processEnv, osName,
+          "Set them before the JVM starts (the dssync command and the dssync-java Jupyter kernel do): export "
+              + NativeAllocator.shellLine());
+    }
+    Map<String, String> env = new java.util.HashMap<>(executorEnv);
+    if (master.startsWith("local-cluster")) {
+      env.putAll(processEnv);
+    }
+    String confs = NativeAllocator.ENVIRONMENT.entrySet().stream()
+        .map(e -> "--conf spark.executorEnv." + e.getKey() + "=" + e.getValue())
+        .collect(java.util.stream.Collectors.joining(" "));
+    return NativeAllocator.defaultsWarning("the executors", env, osName,
+        "Pass " + confs + " (the dssync command and dssync-submit do).");
   }
 
   private Checkpoint resume(long totalSteps, ConsensusState fresh) {

@@ -1,0 +1,52 @@
+package io.dssync.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.replica.NativeAllocator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The warning when replicas would run under glibc's default malloc, and the scripts' settings. */
+class MallocSettingsWarningTest {
+  private static final Map<String, String> TUNED = Map.of("MALLOC_TOP_PAD_", "67108864");
+
+  @Test
+  void localModeWithoutTheSettingsWarnsWithTheExportLine() {
+    Optional<String> w = DsSyncTrainer.allocatorWarning("local[4]", Map.of(), Map.of("PATH", "/bin"), "Linux");
+    assertTrue(w.isPresent());
+    assertTrue(w.get().contains("this JVM (local[4])"), w.get());
+    assertTrue(w.get().contains("export " + NativeAllocator.shellLine()), w.get());
+  }
+
+  @Test
+  void localModeWithTheSettingsOrGlibcTunablesOrAnotherOsIsQuiet() {
+    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("local[4]", Map.of(), TUNED, "Linux"));
+    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("local", Map.of(),
+        Map.of("GLIBC_TUNABLES", "glibc.malloc.top_pad=67108864"), "Linux"));
+    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("local[4]", Map.of(), Map.of(), "Mac OS X"));
+  }
+
+  @Test
+  void clusterExecutorsAreJudgedByTheirExecutorEnvNotByTheDriversEnvironment() {
+    Optional<String> w = DsSyncTrainer.allocatorWarning("spark://127.0.0.1:7077", Map.of(), TUNED, "Linux");
+    assertTrue(w.isPresent());
+    assertTrue(w.get().contains("--conf spark.executorEnv.MALLOC_TOP_PAD_=67108864"), w.get());
+    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("yarn", TUNED, Map.of(), "Linux"));
+  }
+
+  @Test
+  void localClusterExecutorsInheritTheDriversEnvironment() {
+    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("local-cluster[2,1,1024]", Map.of(), TUNED, "Linux"));
+    assertTrue(DsSyncTrainer.allocatorWarning("local-cluster[2,1,1024]", Map.of(), Map.of(), "Linux").isPresent());
+  }
+
+  @Test
+  void theScriptsSettingsFileHoldsTheSameValuesAsTheLibrary() throws Exception {
+    Path file = Path.of("").toAbsolutePath().getParent().resolve("submit-scripts").resolve("malloc-env");
+    assertEquals(NativeAllocator.shellLine(), Files.readString(file).strip());
+  }
+}
