@@ -65,6 +65,15 @@ public final class Errors {
             + " raise " + flag("syncTimeoutMs") + " if it is only slow.");
   }
 
+  /** Rank {@code rank} could not learn its peers' addresses at the start of a stage. */
+  public static DsSyncException rendezvousFailure(int rank, Throwable cause) {
+    return new DsSyncException(
+        ErrorKind.TRANSPORT,
+        "Rank " + rank + " could not exchange addresses with the other tasks of its barrier stage: "
+            + cause.getMessage(),
+        cause);
+  }
+
   public static DsSyncException transportFailure(int rank, int peer, long step, String what, Throwable cause) {
     return new DsSyncException(
         ErrorKind.TRANSPORT,

@@ -146,7 +146,7 @@ public final class PushTransport implements Transport {
     try {
       PeerAddress mine = new PeerAddress(channel.host(), channel.port(), inbox.id(),
           folder == null ? PeerAddress.NO_FOLDER : folder.path());
-      String[] all = ctx.allGather(mine.encode());
+      String[] all = BarrierRendezvous.allGather(ctx, mine.encode());
       PeerAddress[] peers = new PeerAddress[all.length];
       for (int r = 0; r < all.length; r++) {
         peers[r] = PeerAddress.decode(r, all[r]);
