@@ -41,8 +41,9 @@ class LayeringTest {
       Map.entry("ml", Set.of("train", "collective", "transport", "replica", "models", "data", "schedule", "metrics")),
       // What starting a training from a command line needs, shared by cli and bench: the flag
       // parser, the run flags (--master, --train-limit, ...) and the SparkSession (which first asks a
-      // standalone master, through transport's MasterProbe, whether it accepts the application).
-      Map.entry("launch", Set.of("train", "data", "transport")),
+      // standalone master, through transport's MasterProbe, whether it accepts the application, and
+      // gives executors replica's NativeAllocator settings). It sits beside cli and bench, above train.
+      Map.entry("launch", Set.of("train", "data", "transport", "replica")),
       Map.entry("bench",
           Set.of("launch", "train", "collective", "transport", "replica", "models", "data", "schedule", "metrics")),
       // cli runs the benchmarks ('dssync bench'), so it stands on bench; bench never uses cli.

@@ -1,6 +1,7 @@
 package io.dssync.errors;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -58,11 +59,21 @@ public final class Errors {
    * not arrive within {@code timeoutMs}.
    */
   public static DsSyncException peerTimeout(int rank, int peer, long step, String what, long timeoutMs) {
-    return new DsSyncException(
-        ErrorKind.SYNC_TIMEOUT,
-        "Rank " + rank + " waited " + timeoutMs + " ms at step " + step + " for " + what
-            + " from rank " + peer + ", which did not arrive. The peer is slow, stuck or lost;"
-            + " raise " + flag("syncTimeoutMs") + " if it is only slow.");
+    return peerTimeout(rank, peer, step, what, timeoutMs, List.of());
+  }
+
+  /**
+   * Like {@link #peerTimeout(int, int, long, String, long)}, with what the silent peer said it was
+   * doing, and the rank it waits for in turn, and so on ({@code chain}: one clause per rank).
+   */
+  public static DsSyncException peerTimeout(int rank, int peer, long step, String what, long timeoutMs,
+      List<String> chain) {
+    String waited = "Rank " + rank + " waited " + timeoutMs + " ms at step " + step + " for " + what
+        + " from rank " + peer + ", which did not arrive.";
+    String fix = " raise " + flag("syncTimeoutMs") + " if it is only slow.";
+    return new DsSyncException(ErrorKind.SYNC_TIMEOUT, chain.isEmpty()
+        ? waited + " The peer is slow, stuck or lost;" + fix
+        : waited + " Behind it: " + String.join("; ", chain) + ". The last rank named is slow, stuck or lost;" + fix);
   }
 
   /** Rank {@code rank} could not learn its peers' addresses at the start of a stage. */

@@ -65,6 +65,9 @@ final class DataChannel implements AutoCloseable {
 
     /** Lands a small part whose floats came inline ({@code floats} is valid during the call only). */
     void landInline(PartHeader header, ByteBuffer floats) throws Exception;
+
+    /** What the task whose inbox is {@code inboxId} waits for: a peer's question after it gave up on us. */
+    PeerWait peerWait(String inboxId);
   }
 
   /** Starts a server on {@code bindHost}, any free port, handing every incoming part to {@code receiver}. */
@@ -139,7 +142,10 @@ final class DataChannel implements AutoCloseable {
           client.getSocketAddress());
     }
 
-    /** A small part inline, or a same-host sender's notice of a part in shared memory; the reply acknowledges it. */
+    /**
+     * A small part inline, or a same-host sender's notice of a part in shared memory: the reply
+     * acknowledges it. Or a peer's question what this task is waiting for: the reply answers it.
+     */
     @Override
     public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
       try {
@@ -148,6 +154,9 @@ final class DataChannel implements AutoCloseable {
           receiver.landInline(PartHeader.decode(message), message);
         } else if (kind == SharedPartNotice.KIND) {
           receiver.landShared(SharedPartNotice.decode(message));
+        } else if (kind == PeerWait.QUERY_KIND) {
+          callback.onSuccess(receiver.peerWait(PeerWait.queriedInbox(message)).encode());
+          return;
         } else {
           throw new IllegalArgumentException("unknown dssync message kind " + kind);
         }

@@ -44,6 +44,8 @@ final class Inbox {
   private final Map<Key, Parcel> parcels = new HashMap<>();
   private final SizedPool<float[]> free = new SizedPool<>(float[]::new);
   private boolean closed;
+  /** What the task is blocked on, for peers that ask ({@link PeerWait}); written by the task thread only. */
+  private volatile PeerWait wait = PeerWait.IDLE;
 
   Inbox(String id, int rank) {
     this.id = id;
@@ -97,8 +99,13 @@ final class Inbox {
 
   /** Refuses a part addressed to another inbox (a sender of an earlier stage reaching a reused port). */
   void checkAddressedTo(PartHeader header) {
-    if (!header.inboxId().equals(id)) {
-      throw new IllegalStateException("a part for inbox " + header.inboxId() + " reached inbox " + id
+    checkAddressedTo(header.inboxId());
+  }
+
+  /** Refuses a message addressed to another inbox. */
+  void checkAddressedTo(String inboxId) {
+    if (!inboxId.equals(id)) {
+      throw new IllegalStateException("a message for inbox " + inboxId + " reached inbox " + id
           + " (a sender of an earlier stage?)");
     }
   }
@@ -144,20 +151,29 @@ final class Inbox {
     synchronized (this) {
       p = parcels.computeIfAbsent(key, k -> new Parcel());
     }
-    TaskWaits.spinBriefly(() -> p.done || p.failure != null, TaskWaits.SPIN_NANOS);
+    if (!TaskWaits.spinBriefly(() -> p.done || p.failure != null, TaskWaits.SPIN_NANOS)) {
+      wait = PeerWait.waiting(sender, message); // only once it parks: a spin is too short for anyone to ask
+    }
     synchronized (this) {
       if (!TaskWaits.awaitOn(this, () -> p.done || p.failure != null || closed, deadlineNanos, task)) {
         if (!p.filling) {
           parcels.remove(key); // a late part must not land in the reader's array after it gave up
         }
+        wait = wait.gaveUp(); // set above: a part that arrives within the spin never gets here
         return null;
       }
+      wait = PeerWait.IDLE;
       if (closed) {
         throw new IllegalStateException("rank " + rank + " stopped receiving while waiting for " + message.describe());
       }
       parcels.remove(key);
       return p;
     }
+  }
+
+  /** What the task is waiting for now, or gave up on last (it stays after {@link #close}). */
+  PeerWait peerWait() {
+    return wait;
   }
 
   /** Hands a pooled parcel's buffer back (the reader has read it). */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.MessageId;
 import io.dssync.collective.TransportStats;
+import io.dssync.errors.DsSyncException;
 import io.dssync.testing.TestSpark;
 import io.dssync.transport.ClusterChecks.Report;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.SparkException;
@@ -199,6 +201,47 @@ class PushTransportTest {
     String message = String.valueOf(failure.getMessage());
     assertTrue(message.contains("Rank 0 waited 2000 ms at step 7") && message.contains("from rank 1"),
         "the error must name the waiting rank, the step and the silent peer: " + message);
+    awaitNoRunningTasks(TestSpark.session().sparkContext(), Duration.ofSeconds(60));
+  }
+
+  /**
+   * Rank 1 sends nothing (busy in its own work); rank 2 waits for it and gives up after 1 s
+   * (swallowing the error, so the stage goes on); rank 0 waits for rank 2 until it fails at 3 s;
+   * rank 3 waits for rank 0 and times out first, at 2 s. Its error follows the chain from rank 0
+   * (still waiting) through rank 2 (gave up; its channel still answers) to rank 1 (waits for nobody).
+   */
+  @Test
+  void aTimeoutErrorFollowsTheChainOfWaitsToTheRankThatHoldsItUp() throws Exception {
+    SparkException failure = assertThrows(SparkException.class, () -> TestSpark.runBarrier(N, ctx -> {
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
+        float[] in = new float[4];
+        switch (ctx.partitionId()) {
+          case 1 -> {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < end) {
+              ctx.killTaskIfInterrupted(); // busy, not waiting for a part, until Spark kills the stage
+              Thread.sleep(50);
+            }
+          }
+          case 2 -> {
+            try {
+              t.fetch(1, new MessageId(7, 0, 0, 1), in, 0, 4, Duration.ofSeconds(1));
+              throw new IllegalStateException("rank 1 sent a part it never published");
+            } catch (DsSyncException expected) {
+              // gave up; the transport closes below and its channel goes on answering a while
+            }
+          }
+          case 0 -> t.fetch(2, new MessageId(8, 0, 1, 0), in, 0, 4, Duration.ofSeconds(3));
+          default -> t.fetch(0, new MessageId(9, 0, 0, 3), in, 0, 4, Duration.ofSeconds(2));
+        }
+        return "done";
+      }
+    }));
+    String message = String.valueOf(failure.getMessage());
+    assertTrue(message.matches("(?s).*Rank 3 waited 2000 ms at step 9 for reduce-scatter chunk 3 \\(round 0\\) from"
+        + " rank 0, which did not arrive\\. Behind it: rank 0 has waited \\d+ ms at step 8 for all-gather chunk 0"
+        + " \\(round 0\\) from rank 2; rank 2 gave up after \\d+ ms at step 7 waiting for reduce-scatter chunk 1"
+        + " \\(round 0\\) from rank 1; rank 1 is not waiting for any peer.*"), message);
     awaitNoRunningTasks(TestSpark.session().sparkContext(), Duration.ofSeconds(60));
   }
 

@@ -1,0 +1,85 @@
+package io.dssync.transport;
+
+import io.dssync.collective.MessageId;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * What a rank's task is waiting for, as it answers a peer that gave up waiting for it: nothing
+ * ({@link State#IDLE}: it is busy in its own work, or stuck there), a part from another rank
+ * ({@link State#WAITING}), or a part it gave up on ({@link State#GAVE_UP}). Following these
+ * answers from rank to rank leads a timeout error to the rank that holds everyone up, rather
+ * than to whichever of its waiters the stage happened to hear from first.
+ */
+record PeerWait(State state, int sender, MessageId id, long sinceNanos, long waitedMs) {
+  enum State { IDLE, WAITING, GAVE_UP }
+
+  /** First byte of a wait query's RPC ({@link InlinePart#KIND}, {@link SharedPartNotice#KIND} are the others). */
+  static final byte QUERY_KIND = 3;
+
+  static final PeerWait IDLE = new PeerWait(State.IDLE, -1, null, 0, 0);
+
+  static PeerWait waiting(int sender, MessageId id) {
+    return new PeerWait(State.WAITING, sender, id, System.nanoTime(), 0);
+  }
+
+  PeerWait gaveUp() {
+    return new PeerWait(State.GAVE_UP, sender, id, sinceNanos, (System.nanoTime() - sinceNanos) / 1_000_000);
+  }
+
+  /** The question to the rank whose inbox is {@code inboxId}: what are you waiting for? */
+  static ByteBuffer query(String inboxId) {
+    byte[] inbox = inboxId.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer buf = ByteBuffer.allocate(1 + 4 + inbox.length);
+    buf.put(QUERY_KIND).putInt(inbox.length).put(inbox).flip();
+    return buf;
+  }
+
+  /** The inbox id of a query, after its kind byte. */
+  static String queriedInbox(ByteBuffer buf) {
+    int length = buf.getInt();
+    if (length < 0 || length > buf.remaining()) {
+      throw new IllegalArgumentException("malformed dssync wait query (inbox id of " + length + " bytes)");
+    }
+    byte[] inbox = new byte[length];
+    buf.get(inbox);
+    return new String(inbox, StandardCharsets.UTF_8);
+  }
+
+  /** The answer, with the time waited so far for a wait still going on. */
+  ByteBuffer encode() {
+    ByteBuffer buf = ByteBuffer.allocate(1 + 4 + 8 + 4 * 4 + 8);
+    MessageId m = id == null ? new MessageId(0, 0, 0, 0) : id;
+    long ms = state == State.WAITING ? (System.nanoTime() - sinceNanos) / 1_000_000 : waitedMs;
+    buf.put((byte) state.ordinal()).putInt(sender).putLong(m.step()).putInt(m.round()).putInt(m.phase())
+        .putInt(m.chunk()).putInt(m.part()).putLong(ms).flip();
+    return buf;
+  }
+
+  static PeerWait decode(ByteBuffer buf) {
+    int state = buf.get();
+    if (state < 0 || state >= State.values().length) {
+      throw new IllegalArgumentException("malformed dssync wait answer (state " + state + ")");
+    }
+    int sender = buf.getInt();
+    MessageId id = new MessageId(buf.getLong(), buf.getInt(), buf.getInt(), buf.getInt(), buf.getInt());
+    return new PeerWait(State.values()[state], sender, id, 0, buf.getLong());
+  }
+
+  /** For a timeout error: what rank {@code rank} answered, in a clause. */
+  String describe(int rank) {
+    return switch (state) {
+      case IDLE -> "rank " + rank + " is not waiting for any peer (it is busy or stuck in its own work)";
+      case WAITING -> String.format(Locale.ROOT, "rank %d has waited %d ms at step %d for %s from rank %d",
+          rank, waitedMs, id.step(), id.describe(), sender);
+      case GAVE_UP -> String.format(Locale.ROOT, "rank %d gave up after %d ms at step %d waiting for %s from rank %d",
+          rank, waitedMs, id.step(), id.describe(), sender);
+    };
+  }
+
+  /** For a timeout error: a rank that did not answer the question in time. */
+  static String silent(int rank, long budgetMs) {
+    return "rank " + rank + " did not answer within " + budgetMs + " ms (its task or executor may be gone)";
+  }
+}
