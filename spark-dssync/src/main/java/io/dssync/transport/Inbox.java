@@ -146,13 +146,14 @@ final class Inbox {
    * deadline. The caller hands the parcel back with {@link #recycle} once it has read it.
    */
   Parcel take(int sender, MessageId message, long deadlineNanos, TaskContext task) {
+    long start = System.nanoTime();
     Key key = new Key(sender, message);
     Parcel p;
     synchronized (this) {
       p = parcels.computeIfAbsent(key, k -> new Parcel());
     }
     if (!TaskWaits.spinBriefly(() -> p.done || p.failure != null, TaskWaits.SPIN_NANOS)) {
-      wait = PeerWait.waiting(sender, message); // only once it parks: a spin is too short for anyone to ask
+      wait = PeerWait.waiting(sender, message, start); // only once it parks: a spin is too short for anyone to ask
     }
     synchronized (this) {
       if (!TaskWaits.awaitOn(this, () -> p.done || p.failure != null || closed, deadlineNanos, task)) {

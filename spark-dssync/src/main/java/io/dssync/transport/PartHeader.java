@@ -19,18 +19,24 @@ record PartHeader(String inboxId, int sender, MessageId id, int floats) {
 
   /** Reads a header; {@code buf} is only valid during the network callback, so nothing refers to it. */
   static PartHeader decode(ByteBuffer buf) {
-    int inboxLength = buf.getInt();
-    if (inboxLength < 0 || inboxLength > buf.remaining()) {
-      throw new IllegalArgumentException("malformed dssync part header (inbox id of " + inboxLength + " bytes)");
-    }
-    byte[] inbox = new byte[inboxLength];
-    buf.get(inbox);
+    String inbox = readInboxId(buf, "part header");
     int sender = buf.getInt();
     MessageId id = new MessageId(buf.getLong(), buf.getInt(), buf.getInt(), buf.getInt(), buf.getInt());
     int floats = buf.getInt();
     if (sender < 0 || floats < 0) {
       throw new IllegalArgumentException("malformed dssync part header (sender " + sender + ", " + floats + " floats)");
     }
-    return new PartHeader(new String(inbox, StandardCharsets.UTF_8), sender, id, floats);
+    return new PartHeader(inbox, sender, id, floats);
+  }
+
+  /** A length-prefixed inbox id, as {@link #encode} writes it; {@code what} names the message for errors. */
+  static String readInboxId(ByteBuffer buf, String what) {
+    int length = buf.getInt();
+    if (length < 0 || length > buf.remaining()) {
+      throw new IllegalArgumentException("malformed dssync " + what + " (inbox id of " + length + " bytes)");
+    }
+    byte[] inbox = new byte[length];
+    buf.get(inbox);
+    return new String(inbox, StandardCharsets.UTF_8);
   }
 }

@@ -20,8 +20,9 @@ record PeerWait(State state, int sender, MessageId id, long sinceNanos, long wai
 
   static final PeerWait IDLE = new PeerWait(State.IDLE, -1, null, 0, 0);
 
-  static PeerWait waiting(int sender, MessageId id) {
-    return new PeerWait(State.WAITING, sender, id, System.nanoTime(), 0);
+  /** Waiting since {@code sinceNanos} ({@link System#nanoTime}) for part {@code id} from {@code sender}. */
+  static PeerWait waiting(int sender, MessageId id, long sinceNanos) {
+    return new PeerWait(State.WAITING, sender, id, sinceNanos, 0);
   }
 
   PeerWait gaveUp() {
@@ -38,13 +39,7 @@ record PeerWait(State state, int sender, MessageId id, long sinceNanos, long wai
 
   /** The inbox id of a query, after its kind byte. */
   static String queriedInbox(ByteBuffer buf) {
-    int length = buf.getInt();
-    if (length < 0 || length > buf.remaining()) {
-      throw new IllegalArgumentException("malformed dssync wait query (inbox id of " + length + " bytes)");
-    }
-    byte[] inbox = new byte[length];
-    buf.get(inbox);
-    return new String(inbox, StandardCharsets.UTF_8);
+    return PartHeader.readInboxId(buf, "wait query");
   }
 
   /** The answer, with the time waited so far for a wait still going on. */
