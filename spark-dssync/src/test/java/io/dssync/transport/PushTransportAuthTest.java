@@ -97,8 +97,12 @@ class PushTransportAuthTest {
             DsSyncException missing = assertThrows(DsSyncException.class,
                 () -> t.fetch(0, new MessageId(step, 0, 0, 0), got, 0, 64, Duration.ofMillis(300)));
             assertTrue(missing.getMessage().contains("at step " + step), missing.getMessage());
+            // The question what rank 0 waits for crossed the authenticated, encrypted channel too.
+            assertTrue(missing.getMessage().contains("Behind it: rank 0 is not waiting for any peer"),
+                missing.getMessage());
           }
         }
+        ctx.barrier(); // rank 0 keeps its channel open until rank 1 has asked it
         return outcome;
       }
     });
