@@ -76,7 +76,7 @@ public final class PushTransport implements Transport {
   /** Pause between attempts to reach a peer that refuses connections. */
   private static final long CONNECT_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   /** How long a rank that timed out spends asking who holds up whom (on top of its sync timeout). */
-  static final Duration WAIT_CHAIN_BUDGET = Duration.ofSeconds(2);
+  private static final Duration WAIT_CHAIN_BUDGET = Duration.ofSeconds(2);
   /** How long the channel of a rank that gave up waiting keeps answering its own waiters' questions. */
   private static final Duration WAIT_CHAIN_LINGER = Duration.ofSeconds(5);
   /** Asks peers what they wait for (daemon threads, only after a timeout). */
