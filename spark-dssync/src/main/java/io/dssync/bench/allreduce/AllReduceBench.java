@@ -56,7 +56,7 @@ public final class AllReduceBench implements BenchMode {
           --sizes LIST        message sizes, K/M/G = 1024-based (default 4K,16K,...,256M: every x4)
           --groups LIST       group sizes g in 2..N (default every g from 2 to N); ranks are cut into
                               consecutive groups that run at once, N mod g ranks sit the size out
-          --warmup K          untimed all-reduces per point (default: by size, so that 1 GiB passes
+          --warmup K          untimed all-reduces per point (default: by size, so that 4 GiB passes
                               first, 2 to 5000: the JIT compiles the per-op path after thousands)
           --iters K           timed all-reduces per point; median and min are reported (default 5)
           --raw-bytes SIZE    bytes of each raw TCP transfer between ranks 0 and 1 (default 64M)

@@ -51,8 +51,12 @@ record AllReducePlan(
 
   /** {@code warmup} value meaning: as many warm-up ops as the message size calls for. */
   static final int AUTO_WARMUP = -1;
-  /** Bytes an automatic warm-up moves at least: enough ops for the JIT to compile the whole path. */
-  static final long WARMUP_BYTES = 1L << 30;
+  /**
+   * Bytes an automatic warm-up moves at least: enough ops for the JIT to compile the whole path.
+   * 1 GiB (16 ops at 64 MiB) was too few on a slow 2-core VM: four executors were still compiling
+   * during the timed ops, which then ran 1.6x slower than after 100 warm-up ops.
+   */
+  static final long WARMUP_BYTES = 4L << 30;
   static final int MIN_WARMUP = 2;
   static final int MAX_WARMUP = 5000;
 
