@@ -46,6 +46,9 @@ public final class GroupAllReduce {
 
   private static final int REDUCE_SCATTER = 0;
   private static final int ALL_GATHER = 1;
+  /** The in-rack phases of {@link #averageInRacks}; the average across racks uses the two above. */
+  private static final int RACK_REDUCE_SCATTER = 2;
+  private static final int RACK_ALL_GATHER = 3;
 
   private final Transport transport;
   private final Duration timeout;
@@ -68,53 +71,141 @@ public final class GroupAllReduce {
    */
   public void average(int[] group, float[] vector, long step, int round) {
     int me = indexOfSelf(group);
-    int g = group.length;
-    if (g == 1) {
-      return;
+    if (group.length > 1) {
+      exchange(group, me, vector, 0, vector.length, step, round, Phases.FLAT);
     }
-    int size = vector.length;
-    int myOffset = Chunking.offset(size, g, me);
-    int myLength = Chunking.length(size, g, me);
-    if (g == 2) {
-      // Phase 0 in, announced: my partner's parts of my chunk can be averaged into it as they arrive.
-      for (int p = 0; p < parts(myLength); p++) {
-        transport.expect(group[1 - me], new MessageId(step, round, REDUCE_SCATTER, me, p), vector,
-            myOffset + p * PART_FLOATS, partLength(myLength, p), Landing.MEAN_OF_TWO);
+  }
+
+  /**
+   * Replaces {@code vector} with the element-wise mean over every rank of {@code racks} in two
+   * levels, so that a slow link between racks carries the vector once per rack instead of once per
+   * member: a reduce-scatter inside each rack leaves member i of every rack with its rack's mean of
+   * chunk i; the i-th members of all racks average chunk i across the racks ({@link #average}'s
+   * algorithm on that range); an all-gather inside each rack gives every member the whole vector.
+   * Every rank ends with the same floats: the mean of the rack means, each rack mean summed in rank
+   * order, the rack means of chunk i summed in the order of the racks' i-th ranks (equal to the flat
+   * mean up to rounding, not bit for bit).
+   *
+   * @param racks disjoint racks, each sorted ascending, all of the same size; together they are the
+   *     group, and this transport's rank is in one of them
+   */
+  public void averageInRacks(int[][] racks, float[] vector, long step, int round) {
+    int rank = transport.rank();
+    int myRack = -1;
+    for (int r = 0; r < racks.length; r++) {
+      if (racks[r].length != racks[0].length) {
+        throw Errors.invalidSetting("racks", Arrays.deepToString(racks),
+            "a two-level average needs racks of one size", "Average such groups in one level (average).");
+      }
+      if (Arrays.binarySearch(racks[r], rank) >= 0) {
+        myRack = r;
       }
     }
-    // Phase 0 out: part p of every chunk before part p+1 of any, so every owner can start early;
-    // chunk 0 is the longest, so it has the most parts.
-    int maxParts = parts(Chunking.length(size, g, 0));
-    for (int p = 0; p < maxParts; p++) {
-      for (int d = 1; d < g; d++) {
-        int j = (me + d) % g; // rotate, so the members do not all send to the same owner first
-        int length = partLength(Chunking.length(size, g, j), p);
-        if (length > 0) {
-          transport.publish(new MessageId(step, round, REDUCE_SCATTER, j, p), vector,
-              Chunking.offset(size, g, j) + p * PART_FLOATS, length, new int[] {group[j]});
+    if (myRack < 0) {
+      throw Errors.notInGroup(rank, Arrays.stream(racks).flatMapToInt(Arrays::stream).sorted().toArray());
+    }
+    int[] rack = racks[myRack];
+    int i = indexOfSelf(rack);
+    int k = rack.length;
+    int size = vector.length;
+    int offset = Chunking.offset(size, k, i);
+    int length = Chunking.length(size, k, i);
+    if (k > 1) {
+      exchange(rack, i, vector, 0, size, step, round, Phases.RACK_REDUCE);
+    }
+    int[] across = new int[racks.length];
+    for (int r = 0; r < racks.length; r++) {
+      across[r] = racks[r][i];
+    }
+    Arrays.sort(across); // the racks' order need not be their ranks' order; every member sorts alike
+    if (across.length > 1) {
+      exchange(across, Arrays.binarySearch(across, rank), vector, offset, length, step, round, Phases.FLAT);
+    }
+    if (k > 1) {
+      exchange(rack, i, vector, 0, size, step, round, Phases.RACK_GATHER);
+    }
+  }
+
+  /**
+   * Which of the two phases an {@link #exchange} runs, under which message phases: both (one
+   * average), the reduce-scatter alone (its chunk averaged in place, the rest left as it was), or
+   * the all-gather alone (every member's chunk copied from its owner).
+   */
+  private enum Phases {
+    FLAT(REDUCE_SCATTER, ALL_GATHER),
+    RACK_REDUCE(RACK_REDUCE_SCATTER, -1),
+    RACK_GATHER(-1, RACK_ALL_GATHER);
+
+    final int reduce;
+    final int gather;
+
+    Phases(int reduce, int gather) {
+      this.reduce = reduce;
+      this.gather = gather;
+    }
+  }
+
+  /**
+   * The direct two-phase algorithm on {@code vector[base, base+size)} among {@code group}, where
+   * this rank is member {@code me}: the phases {@code phases} names, pipelined part by part.
+   */
+  private void exchange(int[] group, int me, float[] vector, int base, int size, long step, int round,
+      Phases phases) {
+    int g = group.length;
+    int myOffset = base + Chunking.offset(size, g, me);
+    int myLength = Chunking.length(size, g, me);
+    boolean reduce = phases.reduce >= 0;
+    boolean gather = phases.gather >= 0;
+    if (reduce) {
+      if (g == 2) {
+        // Phase 0 in, announced: my partner's parts of my chunk can be averaged into it as they arrive.
+        for (int p = 0; p < parts(myLength); p++) {
+          transport.expect(group[1 - me], new MessageId(step, round, phases.reduce, me, p), vector,
+              myOffset + p * PART_FLOATS, partLength(myLength, p), Landing.MEAN_OF_TWO);
+        }
+      }
+      // Phase 0 out: part p of every chunk before part p+1 of any, so every owner can start early;
+      // chunk 0 is the longest, so it has the most parts.
+      int maxParts = parts(Chunking.length(size, g, 0));
+      for (int p = 0; p < maxParts; p++) {
+        for (int d = 1; d < g; d++) {
+          int j = (me + d) % g; // rotate, so the members do not all send to the same owner first
+          int length = partLength(Chunking.length(size, g, j), p);
+          if (length > 0) {
+            transport.publish(new MessageId(step, round, phases.reduce, j, p), vector,
+                base + Chunking.offset(size, g, j) + p * PART_FLOATS, length, new int[] {group[j]});
+          }
         }
       }
     }
-    // Phase 1 in, announced: the other chunks are sent (publish copied them), so their averaged
-    // parts may now land in the vector as they arrive.
-    forEachOtherPart(group, me, size, (j, p, offset, length) -> transport.expect(group[j],
-        new MessageId(step, round, ALL_GATHER, j, p), vector, offset, length, Landing.COPY));
+    if (gather) {
+      // Phase 1 in, announced: the other chunks are sent (publish copied them), so their averaged
+      // parts may now land in the vector as they arrive.
+      forEachOtherPart(group, me, base, size, (j, p, offset, length) -> transport.expect(group[j],
+          new MessageId(step, round, phases.gather, j, p), vector, offset, length, Landing.COPY));
+    }
     // Phase 0 in, phase 1 out, part by part.
     int[] others = othersThan(group, me);
     for (int p = 0; p < parts(myLength); p++) {
       int offset = myOffset + p * PART_FLOATS;
       int length = partLength(myLength, p);
-      MessageId id = new MessageId(step, round, REDUCE_SCATTER, me, p);
-      if (g == 2) {
-        transport.fetchMean(group[1 - me], id, vector, offset, length, timeout);
-      } else {
-        reducePart(group, me, vector, offset, length, id);
+      if (reduce) {
+        MessageId id = new MessageId(step, round, phases.reduce, me, p);
+        if (g == 2) {
+          transport.fetchMean(group[1 - me], id, vector, offset, length, timeout);
+        } else {
+          reducePart(group, me, vector, offset, length, id);
+        }
       }
-      transport.publish(new MessageId(step, round, ALL_GATHER, me, p), vector, offset, length, others);
+      if (gather) {
+        transport.publish(new MessageId(step, round, phases.gather, me, p), vector, offset, length, others);
+      }
     }
-    // Phase 1 in.
-    forEachOtherPart(group, me, size, (j, p, offset, length) -> transport.fetch(group[j],
-        new MessageId(step, round, ALL_GATHER, j, p), vector, offset, length, timeout));
+    if (gather) {
+      // Phase 1 in.
+      forEachOtherPart(group, me, base, size, (j, p, offset, length) -> transport.fetch(group[j],
+          new MessageId(step, round, phases.gather, j, p), vector, offset, length, timeout));
+    }
   }
 
   /** What to do with one part of another member's chunk: member index j, part p, where it sits. */
@@ -123,13 +214,13 @@ public final class GroupAllReduce {
   }
 
   /** Every part of every other member's chunk, starting with the next member (as they send). */
-  private static void forEachOtherPart(int[] group, int me, int size, PartAction action) {
+  private static void forEachOtherPart(int[] group, int me, int base, int size, PartAction action) {
     int g = group.length;
     for (int d = 1; d < g; d++) {
       int j = (me + d) % g;
       int chunkLength = Chunking.length(size, g, j);
       for (int p = 0; p < parts(chunkLength); p++) {
-        action.at(j, p, Chunking.offset(size, g, j) + p * PART_FLOATS, partLength(chunkLength, p));
+        action.at(j, p, base + Chunking.offset(size, g, j) + p * PART_FLOATS, partLength(chunkLength, p));
       }
     }
   }

@@ -6,7 +6,8 @@ package io.dssync.collective;
  *
  * @param step global training step the exchange belongs to
  * @param round distinguishes several all-reduces in one step (for example the stage-end average)
- * @param phase 0 = reduce-scatter, 1 = all-gather
+ * @param phase 0 = reduce-scatter, 1 = all-gather; 2 and 3 the same inside a rack, for the two-level
+ *     average ({@link GroupAllReduce#averageInRacks})
  * @param chunk chunk index within the group's slicing of the vector
  * @param part piece of the chunk ({@link GroupAllReduce#PART_FLOATS} floats each), so that the
  *     transfer of one piece overlaps the sum of the one before
@@ -19,7 +20,13 @@ public record MessageId(long step, int round, int phase, int chunk, int part) {
 
   /** For error messages: "reduce-scatter chunk 1 part 3 (round 0)". */
   public String describe() {
-    String name = phase == 0 ? "reduce-scatter" : phase == 1 ? "all-gather" : "phase " + phase;
+    String name = switch (phase) {
+      case 0 -> "reduce-scatter";
+      case 1 -> "all-gather";
+      case 2 -> "in-rack reduce-scatter";
+      case 3 -> "in-rack all-gather";
+      default -> "phase " + phase;
+    };
     return name + " chunk " + chunk + (part > 0 ? " part " + part : "") + " (round " + round + ")";
   }
 

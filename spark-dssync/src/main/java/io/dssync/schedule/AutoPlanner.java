@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Chooses the schedule for {@code --schedule auto} from measured links (pure: no Spark).
@@ -16,7 +15,8 @@ import java.util.function.ToDoubleFunction;
  * real groups, a step is predicted to take compute + sync, where sync follows our two-phase group
  * all-reduce: each member sends a chunk of S/g to each of its g - 1 peers one after another in each
  * of two phases (per-pair latency and bandwidth as measured; a cross-rack pair at most its rack's
- * uplink), and the phase lasts as long as its slowest member or its busiest uplink. The consensus
+ * uplink), and the phase lasts as long as its slowest member or its busiest uplink; a two-level step
+ * costs an in-rack all-reduce plus one across racks on 1/k of the state ({@link #syncMs}). The consensus
  * simulation gives each candidate's steps until the replicas' spread falls 1,000-fold (time to
  * consensus = those steps x the mean step time) and its drift: the spread replicas keep while every
  * step also moves each of them randomly, as training does ({@link ConsensusSimulation#steadySpread}).
@@ -35,6 +35,33 @@ public final class AutoPlanner {
   static final int DRIFT_STEPS = 960;
 
   private AutoPlanner() {}
+
+  /** The predicted sync time of one step's groups when they average {@code share} of the state (1 = all). */
+  @FunctionalInterface
+  public interface StepSync {
+    double ms(int[][] groups, double share);
+  }
+
+  /**
+   * The predicted sync time of step {@code step} of {@code schedule}: its groups in one level, or
+   * for a two-level step ({@link GroupSchedule#twoLevelRacksAt}) the racks over the whole state
+   * (their reduce-scatter and all-gather are one in-rack all-reduce's two phases) plus the ranks
+   * across racks over 1/k of it.
+   */
+  public static double syncMs(GroupSchedule schedule, long step, StepSync cost) {
+    int[][] racks = schedule.twoLevelRacksAt(step);
+    if (racks == null) {
+      return cost.ms(schedule.groupsAt(step), 1);
+    }
+    int k = racks[0].length;
+    int[][] across = new int[k][racks.length];
+    for (int i = 0; i < k; i++) {
+      for (int r = 0; r < racks.length; r++) {
+        across[i][r] = racks[r][i];
+      }
+    }
+    return cost.ms(racks, 1) + cost.ms(across, 1.0 / k);
+  }
 
   /** One schedule considered, with its predictions. */
   public record Candidate(ScheduleKind kind, int groupSize, int crossRackPeriod, double stepMs, double syncMs,
@@ -94,7 +121,7 @@ public final class AutoPlanner {
    * from its groups; {@code dssync bench simulate} calls it with its calibrated cost model.
    */
   public static Plan choose(ScheduleSpec base, int[] rackOfRank, RackLayout layout,
-      ToDoubleFunction<int[][]> syncMs, double computeMs, LinkMeasurements measured) {
+      StepSync syncMs, double computeMs, LinkMeasurements measured) {
     int n = rackOfRank.length;
     int[][] rackMembers = TopologySchedule.racksOf(rackOfRank);
     int largestRack = 0;
@@ -131,14 +158,14 @@ public final class AutoPlanner {
     return new ScheduleSpec(kind, base.workers(), g, base.shufflePeriod(), base.globalAveragePeriod(), base.seed(), c);
   }
 
-  private static Candidate evaluate(ScheduleSpec spec, int[] rackOfRank, ToDoubleFunction<int[][]> syncMs,
+  private static Candidate evaluate(ScheduleSpec spec, int[] rackOfRank, StepSync syncMs,
       double computeMs) {
     GroupSchedule schedule = spec.kind() == ScheduleKind.TOPOLOGY
         ? Schedules.topology(spec, rackOfRank)
         : Schedules.create(spec);
     double sync = 0;
     for (int t = 0; t < WINDOW; t++) {
-      sync += syncMs.applyAsDouble(schedule.groupsAt(t));
+      sync += syncMs(schedule, t, syncMs);
     }
     sync /= WINDOW;
     double steps = ConsensusSimulation.run(schedule, 8, 3, 8, 64, spec.seed()).stepsToConsensus();
@@ -161,8 +188,8 @@ public final class AutoPlanner {
       this.megabytes = stateBytes / 1e6;
     }
 
-    /** Two phases, each as long as its slowest member or its busiest uplink. */
-    double syncMs(int[][] groups) {
+    /** Two phases, each as long as its slowest member or its busiest uplink, moving {@code share} of the state. */
+    double syncMs(int[][] groups, double share) {
       double slowestMember = 0;
       double[] uplinkMB = new double[uplinkMBps.length];
       for (int[] group : groups) {
@@ -170,7 +197,7 @@ public final class AutoPlanner {
         if (g <= 1) {
           continue;
         }
-        double chunkMB = megabytes / g;
+        double chunkMB = megabytes * share / g;
         for (int member : group) {
           double time = 0;
           for (int peer : group) {

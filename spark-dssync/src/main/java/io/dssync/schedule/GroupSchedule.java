@@ -20,6 +20,16 @@ public interface GroupSchedule extends SchedulePlan {
    */
   int[][] groupsAt(long step);
 
+  /**
+   * When the groups after {@code step} are one group of all ranks to average in two levels (inside
+   * racks, across racks, inside racks again; the collective's {@code averageInRacks}): its racks,
+   * each sorted, all of one size, together every rank. Null, the default, when every group
+   * averages in one level. A returned array must not be modified.
+   */
+  default int[][] twoLevelRacksAt(long step) {
+    return null;
+  }
+
   /** The group (sorted ranks) that {@code rank} belongs to after step {@code step}. */
   default int[] groupOf(int rank, long step) {
     for (int[] group : groupsAt(step)) {

@@ -13,9 +13,12 @@ import java.util.List;
  *       the rack) and cut into groups of g by the {@link Partitions} rule; a rack smaller than g is
  *       one group. No group contains ranks of two racks.
  *   <li>Cross-rack steps, after every step t with (t + 1) % C == 0 when there are two or more
- *       racks: each rack's ranks are shuffled (seeded by seed and t) and rank j of every rack joins
- *       cross group j mod m, m = the smallest rack's size. Every cross group holds at least one rank
- *       of every rack, so one such step mixes all racks; exactly one per rack when racks are equal.
+ *       racks. Racks of one size k >= 2: all ranks average together, in two levels
+ *       ({@link #twoLevelRacksAt}: inside each rack, then across racks on 1/k of the vector, then
+ *       inside each rack again), so each rack's uplink carries the vector about once, not k times, and
+ *       the step is an exact global average. Otherwise each rack's ranks are shuffled (seeded by seed
+ *       and t) and rank j of every rack joins cross group j mod m, m = the smallest rack's size: every
+ *       cross group holds at least one rank of every rack, so one such step mixes all racks.
  * </ul>
  *
  * <p>Pure: the groups depend only on (rack of each rank, g, P, C, seed, step).
@@ -26,6 +29,8 @@ final class TopologySchedule extends KeyedPartitions {
   private static final long CROSS_SALT = 0x5851F42D4C957F2DL;
 
   private final int[][] racks;
+  /** The one group of a cross-rack step averaged in two levels; null when racks differ in size or have one rank. */
+  private final int[][] everyone;
   private final int groupSize;
   private final int shufflePeriod;
   private final int crossRackPeriod;
@@ -34,6 +39,9 @@ final class TopologySchedule extends KeyedPartitions {
   TopologySchedule(int[] rackOfRank, int groupSize, int shufflePeriod, int crossRackPeriod, long seed) {
     super(rackOfRank.length);
     this.racks = racksOf(rackOfRank);
+    boolean equal = Arrays.stream(racks).allMatch(rack -> rack.length == racks[0].length);
+    this.everyone = racks.length > 1 && equal && racks[0].length > 1
+        ? new int[][] {Partitions.allRanks(rackOfRank.length)} : null;
     this.groupSize = groupSize;
     this.shufflePeriod = shufflePeriod;
     this.crossRackPeriod = crossRackPeriod;
@@ -69,6 +77,15 @@ final class TopologySchedule extends KeyedPartitions {
     return racks.length > 1 && (Schedules.checkStep(step) + 1) % crossRackPeriod == 0;
   }
 
+  /**
+   * The racks of a cross-rack step whose one group averages in two levels (racks of one size, at
+   * least two ranks each); null at other steps.
+   */
+  @Override
+  public int[][] twoLevelRacksAt(long step) {
+    return everyone != null && isCrossRackStep(step) ? racks : null;
+  }
+
   /** The reshuffle number for in-rack steps, -1 - step for cross-rack steps. */
   @Override
   long keyOf(long step) {
@@ -93,6 +110,9 @@ final class TopologySchedule extends KeyedPartitions {
   }
 
   private int[][] crossRackGroups(long step) {
+    if (everyone != null) {
+      return everyone;
+    }
     int m = Integer.MAX_VALUE;
     for (int[] rack : racks) {
       m = Math.min(m, rack.length);

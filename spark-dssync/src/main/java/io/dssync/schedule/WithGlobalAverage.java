@@ -40,6 +40,11 @@ final class WithGlobalAverage implements GroupSchedule {
   }
 
   @Override
+  public int[][] twoLevelRacksAt(long step) {
+    return isGlobalStep(step) ? null : inner.twoLevelRacksAt(step);
+  }
+
+  @Override
   public int[] groupOf(int rank, long step) {
     if (isGlobalStep(step)) {
       Partitions.checkRank(rank, workers());

@@ -108,7 +108,12 @@ class WorkerTask
       TransportStats.Snapshot before = stats.snapshot();
       if (group.length > 1) {
         replica.readState(state);
-        allReduce.average(group, state, step, ROUND_STEP);
+        int[][] racks = schedule.twoLevelRacksAt(step);
+        if (racks != null) {
+          allReduce.averageInRacks(racks, state, step, ROUND_STEP);
+        } else {
+          allReduce.average(group, state, step, ROUND_STEP);
+        }
         replica.writeState(state);
       }
       long t2 = System.nanoTime();

@@ -12,6 +12,7 @@ import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -217,6 +218,93 @@ class GroupAllReduceTest {
     assertNotNull(failure, "expected a failure");
     assertSame(DsSyncException.class, failure.getClass(), "unexpected " + failure);
     return (DsSyncException) failure;
+  }
+
+  static Stream<Arguments> rackCases() {
+    int part = GroupAllReduce.PART_FLOATS;
+    List<Arguments> cases = new ArrayList<>();
+    int[][][] layouts = {
+        {{0, 1}, {2, 3}},
+        {{1, 3}, {0, 2}},
+        {{0, 2}, {1, 3}, {4, 5}},
+        {{0, 1, 2}, {3, 4, 5}},
+        {{0}, {1}, {2}},
+    };
+    for (int[][] racks : layouts) {
+      for (int size : new int[] {0, 1, 5, 10_007}) {
+        cases.add(Arguments.of(racks, size));
+      }
+    }
+    cases.add(Arguments.of(new int[][] {{0, 1}, {2, 3}}, 2 * (part + 99) + 1));
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "racks {0}, size {1}")
+  @MethodSource("rackCases")
+  void aTwoLevelAverageGivesEveryRankTheSameMeanOfRackMeans(int[][] racks, int size) {
+    int n = Arrays.stream(racks).mapToInt(r -> r.length).sum();
+    float[][] vectors = randomVectors(n, size, 17L * n + size);
+    float[] expected = meanOfRackMeans(vectors, racks);
+    float[] flat = rankOrderMean(vectors, allRanks(n));
+    double[] magnitude = new double[size]; // rounding errors scale with the summands, not their (cancelling) sum
+    for (float[] v : vectors) {
+      for (int i = 0; i < size; i++) {
+        magnitude[i] += Math.abs(v[i]);
+      }
+    }
+    List<InMemoryTransport> transports = InMemoryTransport.create(n);
+    Members.runAll(n, rank ->
+        new GroupAllReduce(transports.get(rank), TIMEOUT).averageInRacks(racks, vectors[rank], 4, 0));
+    for (int rank = 0; rank < n; rank++) {
+      assertArrayEquals(expected, vectors[rank], "rank " + rank);
+    }
+    for (int i = 0; i < size; i++) {
+      assertEquals(flat[i], expected[i], 1e-6 * magnitude[i], "element " + i + " vs the flat mean");
+    }
+    assertEquals(0, transports.get(0).pendingChunks(), "every chunk was fetched and dropped");
+  }
+
+  @Test
+  void aTwoLevelAverageRefusesRacksOfDifferentSizesAndRanksOutsideThem() {
+    List<InMemoryTransport> transports = InMemoryTransport.create(5);
+    GroupAllReduce mine = new GroupAllReduce(transports.get(0), SHORT_TIMEOUT);
+    DsSyncException uneven = assertThrows(DsSyncException.class,
+        () -> mine.averageInRacks(new int[][] {{0, 1, 2}, {3, 4}}, new float[4], 0, 0));
+    assertTrue(uneven.getMessage().contains("[[0, 1, 2], [3, 4]]"), uneven.getMessage());
+    DsSyncException outside = assertThrows(DsSyncException.class,
+        () -> mine.averageInRacks(new int[][] {{1, 2}, {3, 4}}, new float[4], 0, 0));
+    assertEquals(ErrorKind.CONFIG, outside.kind(), outside.getMessage());
+  }
+
+  /**
+   * The reference of the two-level average: per chunk i of the rack slicing, each rack's rank-order
+   * mean, then their sum in the order of the racks' i-th ranks, divided by the number of racks.
+   */
+  static float[] meanOfRackMeans(float[][] vectors, int[][] racks) {
+    int size = vectors[0].length;
+    int k = racks[0].length;
+    float[][] rackMeans = new float[racks.length][];
+    for (int r = 0; r < racks.length; r++) {
+      rackMeans[r] = rankOrderMean(vectors, racks[r]);
+    }
+    float[] mean = new float[size];
+    for (int i = 0; i < k; i++) {
+      int chunk = i;
+      Integer[] order = new Integer[racks.length];
+      for (int r = 0; r < racks.length; r++) {
+        order[r] = r;
+      }
+      Arrays.sort(order, (a, b) -> Integer.compare(racks[a][chunk], racks[b][chunk]));
+      int from = Chunking.offset(size, k, i);
+      for (int e = from; e < from + Chunking.length(size, k, i); e++) {
+        float sum = rackMeans[order[0]][e];
+        for (int q = 1; q < order.length; q++) {
+          sum += rackMeans[order[q]][e];
+        }
+        mean[e] = sum / racks.length;
+      }
+    }
+    return mean;
   }
 
   static int[] allRanks(int n) {

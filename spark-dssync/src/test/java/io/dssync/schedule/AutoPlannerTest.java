@@ -106,9 +106,23 @@ class AutoPlannerTest {
     int[][] cross = {{0, 2}, {1, 3}};
     int[][] inRack = {{0, 1}, {2, 3}};
     // Each uplink carries 2 chunks of S/2 per phase: 2 x 1.7 MB / 12 MB/s = 142 ms per phase.
-    assertEquals(2 * 1.7 / 12 * 1e3, fast.syncMs(cross), 1.0);
-    assertEquals(10, slow.syncMs(cross) / fast.syncMs(cross), 0.1);
-    assertEquals(fast.syncMs(inRack), slow.syncMs(inRack), 1e-9, "in-rack pairs do not touch the uplink");
+    assertEquals(2 * 1.7 / 12 * 1e3, fast.syncMs(cross, 1), 1.0);
+    assertEquals(10, slow.syncMs(cross, 1) / fast.syncMs(cross, 1), 0.1);
+    assertEquals(fast.syncMs(inRack, 1), slow.syncMs(inRack, 1), 1e-9, "in-rack pairs do not touch the uplink");
+  }
+
+  @Test
+  void aTwoLevelStepCostsAnInRackAllReducePlusOneAcrossRacksOnItsShareOfTheState() {
+    int[] racks = {0, 0, 1, 1};
+    AutoPlanner.StepCost cost = new AutoPlanner.StepCost(TestbedLinks.of(2, 2, 120, 12), racks, MODEL_BYTES);
+    GroupSchedule topology = Schedules.topology(
+        ScheduleSpec.of(ScheduleKind.TOPOLOGY, 4, 2, 1, 0, 1).withCrossRackPeriod(2), racks);
+    int[][] inRack = {{0, 1}, {2, 3}};
+    int[][] cross = {{0, 2}, {1, 3}};
+    assertEquals(cost.syncMs(inRack, 1) + cost.syncMs(cross, 0.5), AutoPlanner.syncMs(topology, 1, cost::syncMs), 1e-9);
+    // Half the state crosses each uplink: about half a one-level cross-rack step's time.
+    assertEquals(0.5, cost.syncMs(cross, 0.5) / cost.syncMs(cross, 1), 0.05);
+    assertEquals(cost.syncMs(topology.groupsAt(0), 1), AutoPlanner.syncMs(topology, 0, cost::syncMs), 1e-9);
   }
 
   private static AutoPlanner.Candidate candidate(List<AutoPlanner.Candidate> all, ScheduleKind kind, int g, int c) {

@@ -2,6 +2,7 @@ package io.dssync.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -94,14 +95,31 @@ class TopologyScheduleTest {
   }
 
   @Test
-  void equalRacksGiveOneMemberPerRackOnCrossSteps() {
-    GroupSchedule schedule = topology(new int[] {0, 0, 1, 1, 2, 2}, 2, 2, 3);
-    for (int[] group : schedule.groupsAt(1)) {
-      assertEquals(3, group.length, Arrays.toString(group));
-    }
+  void equalRacksAverageEveryRankInTwoLevelsOnCrossSteps() {
+    GroupSchedule schedule = topology(new int[] {0, 1, 0, 1, 2, 2}, 2, 2, 3);
+    assertArrayEquals(new int[][] {{0, 1, 2, 3, 4, 5}}, schedule.groupsAt(1));
+    assertArrayEquals(new int[][] {{0, 2}, {1, 3}, {4, 5}}, schedule.twoLevelRacksAt(1));
     for (int[] group : schedule.groupsAt(0)) {
       assertEquals(2, group.length, Arrays.toString(group));
     }
+    assertNull(schedule.twoLevelRacksAt(0), "in-rack steps average in one level");
+    // A global average added on top is one level; the topology's own cross steps stay two-level.
+    GroupSchedule withGlobal = Schedules.topology(new ScheduleSpec(ScheduleKind.TOPOLOGY, 6, 2, 1, 3, 3, 2),
+        new int[] {0, 1, 0, 1, 2, 2});
+    assertNull(withGlobal.twoLevelRacksAt(2));
+    assertArrayEquals(new int[][] {{0, 2}, {1, 3}, {4, 5}}, withGlobal.twoLevelRacksAt(1));
+  }
+
+  @Test
+  void racksOfOtherSizesOrOfOneRankKeepOneMemberPerRackOnCrossSteps() {
+    GroupSchedule uneven = topology(new int[] {0, 0, 0, 1, 1}, 2, 2, 3);
+    for (int[] group : uneven.groupsAt(1)) {
+      assertTrue(group.length >= 2 && group.length <= 3, Arrays.toString(group));
+    }
+    assertNull(uneven.twoLevelRacksAt(1));
+    GroupSchedule single = topology(new int[] {0, 1, 2}, 1, 2, 3);
+    assertArrayEquals(new int[][] {{0, 1, 2}}, single.groupsAt(1));
+    assertNull(single.twoLevelRacksAt(1), "one rank per rack: the one level is already across racks");
   }
 
   @Test
@@ -174,10 +192,8 @@ class TopologyScheduleTest {
     String[] hosts = {"10.0.2.11", "10.0.1.11", "10.0.2.12", "10.0.1.12"};
     GroupSchedule schedule = plan.forHosts(hosts);
     assertArrayEquals(new int[][] {{0, 2}, {1, 3}}, schedule.groupsAt(0), "in-rack pairs follow the hosts");
-    for (int[] group : schedule.groupsAt(3)) {
-      assertTrue(hosts[group[0]].substring(0, 7).equals("10.0.1.") != hosts[group[1]].startsWith("10.0.1."),
-          "cross-rack pair " + Arrays.toString(group));
-    }
+    assertArrayEquals(new int[][] {{0, 1, 2, 3}}, schedule.groupsAt(3));
+    assertArrayEquals(new int[][] {{0, 2}, {1, 3}}, schedule.twoLevelRacksAt(3), "the ranks of each rack's hosts");
     int[] byHost = RackLayout.byHost().rackOfRank(new String[] {"b", "a", "b", "c"});
     assertArrayEquals(new int[] {0, 1, 0, 2}, byHost);
     // Other schedule kinds are their own plan.

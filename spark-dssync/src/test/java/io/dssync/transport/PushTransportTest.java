@@ -295,6 +295,26 @@ class PushTransportTest {
     }
   }
 
+  @ParameterizedTest(name = "shared memory between executors: {0}")
+  @ValueSource(booleans = {false, true})
+  void aTwoLevelAverageAcrossExecutorJvmsGivesEveryRankTheMeanOfRackMeans(boolean sharedMemory) {
+    // Racks whose ranks interleave, and chunks of several parts: every phase crosses JVMs.
+    int size = 2 * GroupAllReduce.PART_FLOATS + 12_345;
+    int[][] racks = {{0, 2}, {1, 3}};
+    List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
+      float[] vector = start(ctx.partitionId(), size);
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT, sharedMemory)) {
+        checkPath(t, sharedMemory);
+        new GroupAllReduce(t, TIMEOUT).averageInRacks(racks, vector, 0, 0);
+        return new Reduced(vector, "");
+      }
+    });
+    float[] expected = mean(mean(start(0, size), start(2, size)), mean(start(1, size), start(3, size)));
+    for (int r = 0; r < N; r++) {
+      assertArrayEquals(expected, results.get(r).vector(), "rank " + r + " after racks {0,2},{1,3}");
+    }
+  }
+
   /** Fails the task unless every other rank is reached the way the test asked (all ranks share one host). */
   private static void checkPath(PushTransport t, boolean sharedMemory) {
     for (int r : othersThan(t.rank(), N)) {

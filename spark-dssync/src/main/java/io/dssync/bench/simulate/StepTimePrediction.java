@@ -1,5 +1,6 @@
 package io.dssync.bench.simulate;
 
+import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.GroupSchedule;
 
 /** Mean predicted sync time per step of a schedule under a cost model, over a window of steps. */
@@ -18,7 +19,7 @@ final class StepTimePrediction {
     for (int t = 0; t < steps; t++) {
       int[][] now = groups.groupsAt(t);
       if (now != last) { // schedules hand back the same array while the groups stay the same
-        lastMs = model.syncMs(now, workers, bytes);
+        lastMs = AutoPlanner.syncMs(groups, t, (g, share) -> model.syncMs(g, workers, Math.round(bytes * share)));
         last = now;
       }
       total += lastMs;
