@@ -30,6 +30,14 @@ public interface GroupSchedule extends SchedulePlan {
     return null;
   }
 
+  /**
+   * The racks over which an average of all ranks (a global step, the stage-end average) runs in two
+   * levels, as {@link #twoLevelRacksAt}; null, the default, for one level over all ranks.
+   */
+  default int[][] racksForGlobalAverage() {
+    return null;
+  }
+
   /** The group (sorted ranks) that {@code rank} belongs to after step {@code step}. */
   default int[] groupOf(int rank, long step) {
     for (int[] group : groupsAt(step)) {

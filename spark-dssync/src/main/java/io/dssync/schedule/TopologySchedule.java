@@ -86,6 +86,12 @@ final class TopologySchedule extends KeyedPartitions {
     return everyone != null && isCrossRackStep(step) ? racks : null;
   }
 
+  /** The racks when they have one size of at least two ranks, else null (one level). */
+  @Override
+  public int[][] racksForGlobalAverage() {
+    return everyone != null ? racks : null;
+  }
+
   /** The reshuffle number for in-rack steps, -1 - step for cross-rack steps. */
   @Override
   long keyOf(long step) {

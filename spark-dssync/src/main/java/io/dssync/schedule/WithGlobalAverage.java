@@ -41,7 +41,12 @@ final class WithGlobalAverage implements GroupSchedule {
 
   @Override
   public int[][] twoLevelRacksAt(long step) {
-    return isGlobalStep(step) ? null : inner.twoLevelRacksAt(step);
+    return isGlobalStep(step) ? inner.racksForGlobalAverage() : inner.twoLevelRacksAt(step);
+  }
+
+  @Override
+  public int[][] racksForGlobalAverage() {
+    return inner.racksForGlobalAverage();
   }
 
   @Override

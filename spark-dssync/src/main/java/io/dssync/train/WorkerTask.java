@@ -128,15 +128,26 @@ class WorkerTask
     long lastStep = work.endStep() - 1;
     replica.readState(state);
     float[] mine = state.clone();
-    allReduce.average(everyone, state, lastStep, ROUND_FINAL_STATE);
+    int[][] racks = schedule.racksForGlobalAverage();
+    averageAll(allReduce, everyone, racks, state, lastStep, ROUND_FINAL_STATE);
     double distance = distance(mine, state);
     float[] optimizer = new float[replica.optimizerStateSize()];
     replica.readOptimizerState(optimizer);
-    allReduce.average(everyone, optimizer, lastStep, ROUND_FINAL_OPTIMIZER);
+    averageAll(allReduce, everyone, racks, optimizer, lastStep, ROUND_FINAL_OPTIMIZER);
     ConsensusState consensus = rank == 0
         ? new ConsensusState(state, optimizer, replica.optimizerSteps()) : null;
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
         distance, consensus);
+  }
+
+  /** The stage-end average of every rank: in two levels over {@code racks} when the schedule has them. */
+  private static void averageAll(GroupAllReduce allReduce, int[] everyone, int[][] racks, float[] vector, long step,
+      int round) {
+    if (racks != null) {
+      allReduce.averageInRacks(racks, vector, step, round);
+    } else {
+      allReduce.average(everyone, vector, step, round);
+    }
   }
 
   private static WorkerResult withLinks(WorkerResult r, LinkSample links) {

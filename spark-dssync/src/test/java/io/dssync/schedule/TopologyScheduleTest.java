@@ -103,11 +103,16 @@ class TopologyScheduleTest {
       assertEquals(2, group.length, Arrays.toString(group));
     }
     assertNull(schedule.twoLevelRacksAt(0), "in-rack steps average in one level");
-    // A global average added on top is one level; the topology's own cross steps stay two-level.
+    assertArrayEquals(new int[][] {{0, 2}, {1, 3}, {4, 5}}, schedule.racksForGlobalAverage(), "stage-end average");
+    // A global average added on top runs over the same racks, as do the topology's own cross steps.
     GroupSchedule withGlobal = Schedules.topology(new ScheduleSpec(ScheduleKind.TOPOLOGY, 6, 2, 1, 3, 3, 2),
         new int[] {0, 1, 0, 1, 2, 2});
-    assertNull(withGlobal.twoLevelRacksAt(2));
+    assertArrayEquals(new int[][] {{0, 1, 2, 3, 4, 5}}, withGlobal.groupsAt(2));
+    assertArrayEquals(new int[][] {{0, 2}, {1, 3}, {4, 5}}, withGlobal.twoLevelRacksAt(2));
     assertArrayEquals(new int[][] {{0, 2}, {1, 3}, {4, 5}}, withGlobal.twoLevelRacksAt(1));
+    assertNull(withGlobal.twoLevelRacksAt(0));
+    assertNull(Schedules.create(ScheduleSpec.of(ScheduleKind.FULL, 4, 4, 1, 0, 0)).racksForGlobalAverage(),
+        "full stays one plain all-reduce");
   }
 
   @Test
@@ -117,6 +122,7 @@ class TopologyScheduleTest {
       assertTrue(group.length >= 2 && group.length <= 3, Arrays.toString(group));
     }
     assertNull(uneven.twoLevelRacksAt(1));
+    assertNull(uneven.racksForGlobalAverage());
     GroupSchedule single = topology(new int[] {0, 1, 2}, 1, 2, 3);
     assertArrayEquals(new int[][] {{0, 1, 2}}, single.groupsAt(1));
     assertNull(single.twoLevelRacksAt(1), "one rank per rack: the one level is already across racks");

@@ -2,6 +2,7 @@ package io.dssync.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.collective.GroupAllReduce;
@@ -93,13 +94,35 @@ class EngineInvariantsTest {
     }
   }
 
+  @Test
+  void topologyAveragingAllRanksInTwoLevelsEveryStepTrainsLikeSynchronousAveragingUpToRounding() throws Exception {
+    GroupSchedule twoLevel = Schedules.topology(new ScheduleSpec(ScheduleKind.TOPOLOGY, N, 2, 1, 0, SEED, 1),
+        new int[] {0, 0, 1, 1});
+    assertNotNull(twoLevel.twoLevelRacksAt(0), "every step crosses racks in two levels");
+    float[] engine = runEngineOn(N, twoLevel, SGD);
+    float[] reference = referenceRun(N, SGD, true);
+    float[] independent = referenceRun(N, SGD, false);
+    double offSynchronous = 0;
+    double offIndependent = 0;
+    for (int i = 0; i < engine.length; i++) {
+      offSynchronous = Math.max(offSynchronous, Math.abs(engine[i] - reference[i]));
+      offIndependent = Math.max(offIndependent, Math.abs(engine[i] - independent[i]));
+    }
+    assertTrue(offSynchronous < 1e-4, "largest difference to synchronous averaging " + offSynchronous);
+    assertTrue(offIndependent > 100 * offSynchronous, "the comparison must tell averaging schedules apart: "
+        + offIndependent + " to independent trainings");
+  }
+
   private float[] runEngine(ScheduleKind kind, int g, int h, OptimizerSpec opt) throws Exception {
     return runEngineWith(N, kind, g, h, opt);
   }
 
-  /** Runs {@code n} ranks of the real worker loop on threads and returns rank 0's consensus state. */
   private float[] runEngineWith(int n, ScheduleKind kind, int g, int h, OptimizerSpec opt) throws Exception {
-    GroupSchedule schedule = Schedules.create(new ScheduleSpec(kind, n, g, 1, h, SEED));
+    return runEngineOn(n, Schedules.create(new ScheduleSpec(kind, n, g, 1, h, SEED)), opt);
+  }
+
+  /** Runs {@code n} ranks of the real worker loop on threads and returns rank 0's consensus state. */
+  private float[] runEngineOn(int n, GroupSchedule schedule, OptimizerSpec opt) throws Exception {
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000);
     ConsensusState start;
