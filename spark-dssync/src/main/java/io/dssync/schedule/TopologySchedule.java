@@ -83,7 +83,7 @@ final class TopologySchedule extends KeyedPartitions {
    */
   @Override
   public int[][] twoLevelRacksAt(long step) {
-    return everyone != null && isCrossRackStep(step) ? racks : null;
+    return isCrossRackStep(step) ? racksForGlobalAverage() : null;
   }
 
   /** The racks when they have one size of at least two ranks, else null (one level). */

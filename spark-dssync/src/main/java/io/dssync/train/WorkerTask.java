@@ -108,12 +108,7 @@ class WorkerTask
       TransportStats.Snapshot before = stats.snapshot();
       if (group.length > 1) {
         replica.readState(state);
-        int[][] racks = schedule.twoLevelRacksAt(step);
-        if (racks != null) {
-          allReduce.averageInRacks(racks, state, step, ROUND_STEP);
-        } else {
-          allReduce.average(group, state, step, ROUND_STEP);
-        }
+        average(allReduce, group, schedule.twoLevelRacksAt(step), state, step, ROUND_STEP);
         replica.writeState(state);
       }
       long t2 = System.nanoTime();
@@ -129,24 +124,24 @@ class WorkerTask
     replica.readState(state);
     float[] mine = state.clone();
     int[][] racks = schedule.racksForGlobalAverage();
-    averageAll(allReduce, everyone, racks, state, lastStep, ROUND_FINAL_STATE);
+    average(allReduce, everyone, racks, state, lastStep, ROUND_FINAL_STATE);
     double distance = distance(mine, state);
     float[] optimizer = new float[replica.optimizerStateSize()];
     replica.readOptimizerState(optimizer);
-    averageAll(allReduce, everyone, racks, optimizer, lastStep, ROUND_FINAL_OPTIMIZER);
+    average(allReduce, everyone, racks, optimizer, lastStep, ROUND_FINAL_OPTIMIZER);
     ConsensusState consensus = rank == 0
         ? new ConsensusState(state, optimizer, replica.optimizerSteps()) : null;
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
         distance, consensus);
   }
 
-  /** The stage-end average of every rank: in two levels over {@code racks} when the schedule has them. */
-  private static void averageAll(GroupAllReduce allReduce, int[] everyone, int[][] racks, float[] vector, long step,
+  /** Averages {@code group}: in two levels over {@code racks} when the schedule gave them, else in one. */
+  private static void average(GroupAllReduce allReduce, int[] group, int[][] racks, float[] vector, long step,
       int round) {
     if (racks != null) {
       allReduce.averageInRacks(racks, vector, step, round);
     } else {
-      allReduce.average(everyone, vector, step, round);
+      allReduce.average(group, vector, step, round);
     }
   }
 
