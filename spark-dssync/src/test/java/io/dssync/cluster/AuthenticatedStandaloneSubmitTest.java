@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * examples/standalone.sh) and {@link NetnsTestbedTest}: one cluster start and one training here
  * cover what a separate unauthenticated copy of this test would.
  */
+@Tag("cluster")
 class AuthenticatedStandaloneSubmitTest {
   /** 4 CNN workers, 15 seeded steps of 64 on the first 4,000 images: measured 0.6400 in 2 runs. */
   private static final double MIN_ACCURACY = 0.55;

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,8 +28,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The accuracy comparison with an undisturbed 4-worker run (within 1 point) needs a second run
  * and is noisier at this size, so it runs by hand:
- * {@code mvn test -Dtest=ElasticStandaloneTest -Ddssync.bench=true}.
+ * {@code mvn -pl spark-dssync -Pclusters test -Dtest=ElasticStandaloneTest -Ddssync.bench=true}.
  */
+@Tag("cluster")
 class ElasticStandaloneTest {
   private static final int WORKERS = 4;
   private static final int TRAIN_EXAMPLES = 3072;

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * namespace. The testbed script builds the network, runs the training and tears everything down.
  * Skipped, saying why, where network namespaces are not permitted.
  */
+@Tag("cluster")
 class NetnsTestbedTest {
   /** Namespaces of this test get their own prefix and subnet, apart from a hand-started testbed. */
   private static final String NAME = "dsst";
