@@ -41,12 +41,20 @@ final class Scripts {
     return repo().resolve("submit-scripts").resolve(relative);
   }
 
-  /** The application jar, packed once per test JVM from target/classes with the JDK's jar tool. */
+  /** Whether this JVM packed the application jar already. */
+  private static boolean appJarPacked;
+
+  /**
+   * The application jar, packed once per test JVM from target/classes with the JDK's jar tool.
+   * Packed again in every new JVM, even when the file exists: a jar left by an earlier run would
+   * hold the classes of before the last compile, and the scripts would test old code.
+   */
   static synchronized Path appJar() {
     Path jar = buildDir().resolve("script-tests/spark-dssync-test-app.jar");
-    if (!Files.exists(jar)) {
+    if (!appJarPacked) {
       try {
         Files.createDirectories(jar.getParent());
+        Files.deleteIfExists(jar);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -57,6 +65,7 @@ final class Scripts {
       if (rc != 0) {
         throw new IllegalStateException("jar --create of " + buildDir().resolve("classes") + " exited " + rc);
       }
+      appJarPacked = true;
     }
     return jar;
   }
