@@ -30,9 +30,9 @@ import scala.Option;
  * One task's endpoint for pushed parts, built on Spark's own network library (the layer under
  * the block transfer service). A part travels as one stream upload: a small header, then the
  * floats, which the receiving side takes piece by piece as they come off the socket (no frame is
- * assembled in memory). A small part travels whole as one RPC ({@link InlinePart}); between JVMs
- * of one host the floats wait in shared memory instead and only a notice travels, also as an RPC.
- * The reply to an RPC, like the one to an upload, is the acknowledgement. It is configured the way
+ * assembled in memory). A small part travels whole as one RPC ({@link InlinePart}). (Between JVMs
+ * of one host the floats wait in shared memory instead and a notice travels over a Unix domain
+ * socket: {@link HostSignals}.) The reply to an RPC, like the one to an upload, is the acknowledgement. It is configured the way
  * Spark configures its block transfer service, so {@code spark.authenticate},
  * {@code spark.network.crypto.enabled} and RPC SSL apply. Settings can be tuned under the module
  * name {@code spark.dssync.io.*}.
@@ -59,9 +59,6 @@ final class DataChannel implements AutoCloseable {
   interface Receiver {
     /** The stream callback that takes the floats of a part streamed over the network. */
     StreamCallbackWithID open(PartHeader header);
-
-    /** Lands a part that waits in shared memory; returning acknowledges it, throwing refuses it. */
-    void landShared(SharedPartNotice notice) throws Exception;
 
     /** Lands a small part whose floats came inline ({@code floats} is valid during the call only). */
     void landInline(PartHeader header, ByteBuffer floats) throws Exception;
@@ -138,13 +135,13 @@ final class DataChannel implements AutoCloseable {
 
     @Override
     public void receive(TransportClient client, ByteBuffer message) {
-      LOG.warn("Ignoring a dssync one-way message from {}: parts travel as stream uploads or shared-part notices",
+      LOG.warn("Ignoring a dssync one-way message from {}: parts travel as stream uploads or inline RPCs",
           client.getSocketAddress());
     }
 
     /**
-     * A small part inline, or a same-host sender's notice of a part in shared memory: the reply
-     * acknowledges it. Or a peer's question what this task is waiting for: the reply answers it.
+     * A small part inline: the reply acknowledges it. Or a peer's question what this task is
+     * waiting for: the reply answers it.
      */
     @Override
     public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
@@ -152,8 +149,6 @@ final class DataChannel implements AutoCloseable {
         byte kind = message.get();
         if (kind == InlinePart.KIND) {
           receiver.landInline(PartHeader.decode(message), message);
-        } else if (kind == SharedPartNotice.KIND) {
-          receiver.landShared(SharedPartNotice.decode(message));
         } else if (kind == PeerWait.QUERY_KIND) {
           callback.onSuccess(receiver.peerWait(PeerWait.queriedInbox(message)).encode());
           return;

@@ -146,13 +146,38 @@ final class Inbox {
    * deadline. The caller hands the parcel back with {@link #recycle} once it has read it.
    */
   Parcel take(int sender, MessageId message, long deadlineNanos, TaskContext task) {
+    return take(sender, message, deadlineNanos, task, null);
+  }
+
+  /**
+   * The task thread's own wait for a part whose notice it reads itself ({@link HostSignals}): blocks
+   * up to the given nanoseconds for the sender's socket and lands what arrived.
+   */
+  interface Pump {
+    void pump(long maxWaitNanos);
+  }
+
+  /**
+   * Like {@link #take(int, MessageId, long, TaskContext)}; with a {@code pump}, this thread lands the
+   * part itself, waiting in the pump (outside the monitor, so network threads can land other parts)
+   * rather than on the monitor.
+   */
+  Parcel take(int sender, MessageId message, long deadlineNanos, TaskContext task, Pump pump) {
     long start = System.nanoTime();
     Key key = new Key(sender, message);
     Parcel p;
     synchronized (this) {
       p = parcels.computeIfAbsent(key, k -> new Parcel());
     }
-    if (!TaskWaits.spinBriefly(() -> p.done || p.failure != null, TaskWaits.SPIN_NANOS)) {
+    if (pump != null) {
+      pump.pump(0);
+      if (!(p.done || p.failure != null)) {
+        wait = PeerWait.waiting(sender, message, start);
+        // A sender whose socket closed has ended its task, and failed if it still owed this part: the
+        // stage fails with its error, and Spark kills this task. Until then, or the deadline, keep waiting.
+        TaskWaits.pumpUntil(pump, () -> p.done || p.failure != null || closed, deadlineNanos, task);
+      }
+    } else if (!TaskWaits.spinBriefly(() -> p.done || p.failure != null, TaskWaits.SPIN_NANOS)) {
       wait = PeerWait.waiting(sender, message, start); // only once it parks: a spin is too short for anyone to ask
     }
     synchronized (this) {

@@ -10,7 +10,7 @@ import java.nio.ByteOrder;
  * not being assembled in memory.
  */
 final class InlinePart {
-  /** First byte of the RPC ({@link SharedPartNotice#KIND} is the other kind). */
+  /** First byte of the RPC ({@link PeerWait#QUERY_KIND} is the other kind). */
   static final byte KIND = 2;
   /** Parts up to this size travel inline; larger ones are streamed. */
   static final int MAX_BYTES = 64 * 1024;

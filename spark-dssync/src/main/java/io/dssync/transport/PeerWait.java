@@ -15,7 +15,7 @@ import java.util.Locale;
 record PeerWait(State state, int sender, MessageId id, long sinceNanos, long waitedMs) {
   enum State { IDLE, WAITING, GAVE_UP }
 
-  /** First byte of a wait query's RPC ({@link InlinePart#KIND}, {@link SharedPartNotice#KIND} are the others). */
+  /** First byte of a wait query's RPC ({@link InlinePart#KIND} is the other kind). */
   static final byte QUERY_KIND = 3;
 
   static final PeerWait IDLE = new PeerWait(State.IDLE, -1, null, 0, 0);

@@ -45,10 +45,11 @@ import org.slf4j.LoggerFactory;
  *       copies the floats straight into the reader's {@link Inbox}; nothing is serialized.
  *   <li>Other JVMs of the same host (executors sharing a machine, {@code local-cluster}):
  *       {@code publish} encodes the part once into a pooled shared-memory buffer
- *       ({@link SharedMemoryFolder}) and sends the reader a notice; the reader's network thread
- *       lands the floats straight from its mapping of the same pages ({@link SharedPartReader}).
- *       Off with {@value #SHARED_MEMORY_KEY}=false, and whenever Spark encrypts its traffic or
- *       local files: then every part stays on the authenticated, encrypted channel.
+ *       ({@link SharedMemoryFolder}) and writes the reader a notice on a Unix domain socket
+ *       ({@link HostSignals}); the reader's task thread, blocked on that socket, lands the floats
+ *       straight from its mapping of the same pages ({@link SharedPartReader}) and answers with an
+ *       acknowledgement. Off with {@value #SHARED_MEMORY_KEY}=false, and whenever Spark encrypts
+ *       its traffic or local files: then every part stays on the authenticated, encrypted channel.
  *   <li>Other hosts: a part of up to 64 KiB travels whole as one RPC ({@link InlinePart}); a larger
  *       one is encoded once into a pooled direct buffer and uploaded as a stream to each reader's
  *       {@link DataChannel} (Spark's network library, with Spark's authentication and
@@ -96,6 +97,8 @@ public final class PushTransport implements Transport {
   /** This task's shared-memory buffers, or null when it exchanges over the network only. */
   private final SharedMemoryFolder sharedFolder;
   private final SharedPartReader sharedReader;
+  /** Notices to and from same-host peers (with {@link #sharedFolder}), or null. */
+  private final HostSignals signals;
   /** Ranks in other JVMs of this host whose parts go through shared memory. */
   private final boolean[] sameHost;
   private final TransportClient[] clients;
@@ -103,9 +106,11 @@ public final class PushTransport implements Transport {
   private final TransportStats stats = new TransportStats();
   private boolean failed;
   private boolean closed;
+  /** The step of the last part published, for errors at {@link #close}. */
+  private long lastStep;
 
   private PushTransport(BarrierTaskContext task, Duration closeTimeout, Inbox inbox, DataChannel channel,
-      PeerAddress[] peers, SharedMemoryFolder sharedFolder, SharedPartReader sharedReader) {
+      PeerAddress[] peers, SharedMemoryFolder sharedFolder, SharedPartReader sharedReader, HostSignals signals) {
     this.task = task;
     this.rank = task.partitionId();
     this.closeTimeout = closeTimeout;
@@ -114,6 +119,7 @@ public final class PushTransport implements Transport {
     this.peers = peers;
     this.sharedFolder = sharedFolder;
     this.sharedReader = sharedReader;
+    this.signals = signals;
     this.sameJvm = new Inbox[peers.length];
     this.sameHost = new boolean[peers.length];
     for (int r = 0; r < peers.length; r++) {
@@ -152,11 +158,6 @@ public final class PushTransport implements Transport {
       }
 
       @Override
-      public void landShared(SharedPartNotice notice) {
-        sharedReader.land(notice);
-      }
-
-      @Override
       public void landInline(PartHeader header, ByteBuffer floats) {
         inbox.checkAddressedTo(header);
         inbox.fillWhole(header.sender(), header.id(), header.floats(), floats);
@@ -170,6 +171,11 @@ public final class PushTransport implements Transport {
     });
     INBOXES.put(inbox.id(), inbox);
     SharedMemoryFolder folder = sharedMemory ? SharedMemoryFolder.create(inbox.id()).orElse(null) : null;
+    HostSignals signals = folder == null ? null : listen(folder, ctx, inbox, sharedReader, timeout);
+    if (signals == null && folder != null) {
+      folder.close(); // without its notice socket, no peer may use the folder
+      folder = null;
+    }
     try {
       PeerAddress mine = new PeerAddress(channel.host(), channel.port(), inbox.id(),
           folder == null ? PeerAddress.NO_FOLDER : folder.path());
@@ -179,7 +185,7 @@ public final class PushTransport implements Transport {
         peers[r] = PeerAddress.decode(r, all[r]);
       }
       sharedReader.knowFolders(Arrays.stream(peers).map(PeerAddress::sharedFolder).toArray(String[]::new));
-      PushTransport t = new PushTransport(ctx, timeout, inbox, channel, peers, folder, sharedReader);
+      PushTransport t = new PushTransport(ctx, timeout, inbox, channel, peers, folder, sharedReader, signals);
       // Backstop for paths that never reach close() (task killed mid-step): nothing outlives the task.
       ctx.addTaskCompletionListener((TaskCompletionListener) done -> t.release());
       return t;
@@ -188,10 +194,26 @@ public final class PushTransport implements Transport {
       inbox.close();
       sharedReader.close();
       channel.close();
+      if (signals != null) {
+        signals.close();
+      }
       if (folder != null) {
         folder.close();
       }
       throw e;
+    }
+  }
+
+  /** The notice socket in {@code folder}, or null (logged) when this host cannot have one. */
+  private static HostSignals listen(SharedMemoryFolder folder, BarrierTaskContext ctx, Inbox inbox,
+      SharedPartReader reader, Duration timeout) {
+    try {
+      return HostSignals.listen(folder.path(), ctx.partitionId(), ctx.numPartitions(), inbox.id(), reader::land,
+          timeout);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("dssync: no notice socket in {} ({}); same-host peers exchange over the network", folder.path(),
+          e.toString());
+      return null;
     }
   }
 
@@ -263,6 +285,10 @@ public final class PushTransport implements Transport {
       viaShared += sameHost[r] && length > 0 ? 1 : 0;
     }
     long start = System.nanoTime();
+    lastStep = id.step();
+    if (signals != null) {
+      pumpSignals(0, id.step()); // acknowledgements that came meanwhile free their buffers for this part
+    }
     Outgoing.Encoded shared = viaShared == 0 ? null : encodeShared(data, offset, length, viaShared);
     boolean inline = InlinePart.fits(length);
     int streamed = 0;
@@ -312,7 +338,16 @@ public final class PushTransport implements Transport {
     DsSyncException error = null;
     try {
       if (!failed) {
-        Outgoing.Failure missing = outgoing.awaitAcknowledged(System.nanoTime() + closeTimeout.toNanos(), task);
+        long deadline = System.nanoTime() + closeTimeout.toNanos();
+        if (signals != null) {
+          // Same-host readers' acknowledgements come only as this thread reads them.
+          while (signals.unacknowledged() > 0 && System.nanoTime() < deadline) {
+            pumpSignals(Math.min(deadline - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(TaskWaits.POLL_MS)),
+                lastStep);
+            task.killTaskIfInterrupted();
+          }
+        }
+        Outgoing.Failure missing = outgoing.awaitAcknowledged(deadline, task);
         if (missing != null) {
           error = missing.cause() != null ? sendFailed(missing)
               : Errors.peerTimeout(rank, missing.reader(), missing.id().step(),
@@ -396,11 +431,27 @@ public final class PushTransport implements Transport {
         new NioManagedBuffer(encoded.buffer.duplicate()), outgoing.sent(encoded, reader, id)));
   }
 
-  /** Tells a same-host reader where the part waits; its reply acknowledges it like an upload's. */
+  /** Tells a same-host reader where the part waits; its answer acknowledges it like an upload's reply. */
   private void notifyShared(int reader, MessageId id, Outgoing.Encoded shared, int length) {
-    ByteBuffer notice = new SharedPartNotice(new PartHeader(peers[reader].inboxId(), rank, id, length),
-        shared.shared.file()).encode();
-    send(reader, id, client -> client.sendRpc(notice, outgoing.sent(shared, reader, id)));
+    SharedPartNotice notice = new SharedPartNotice(new PartHeader(peers[reader].inboxId(), rank, id, length),
+        shared.shared.file());
+    try {
+      signals.notice(reader, peers[reader].sharedFolder(), peers[reader].inboxId(), notice,
+          outgoing.sent(shared, reader, id));
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw Errors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
+    }
+  }
+
+  /** {@link HostSignals#pump} for this task: a peer that sent something malformed fails the transport, named. */
+  private void pumpSignals(long maxWaitNanos, long step) {
+    try {
+      signals.pump(maxWaitNanos);
+    } catch (HostSignals.Failure e) {
+      failed = true;
+      throw Errors.transportFailure(rank, e.peer() < 0 ? rank : e.peer(), step, "exchange notices with", e.getCause());
+    }
   }
 
   /** One way of handing a part to a peer's connection. */
@@ -460,7 +511,9 @@ public final class PushTransport implements Transport {
     checkRank(sender);
     Objects.checkFromIndexSize(offset, length, dst.length);
     long start = System.nanoTime();
-    Inbox.Parcel parcel = inbox.take(sender, id, start + timeout.toNanos(), task);
+    Inbox.Parcel parcel = sameHost[sender]
+        ? inbox.take(sender, id, start + timeout.toNanos(), task, wait -> pumpSignals(wait, id.step()))
+        : inbox.take(sender, id, start + timeout.toNanos(), task);
     long arrived = System.nanoTime();
     if (parcel == null) {
       failed = true;
@@ -550,6 +603,9 @@ public final class PushTransport implements Transport {
     closed = true;
     INBOXES.remove(inbox.id());
     inbox.close();
+    if (signals != null) {
+      signals.close();
+    }
     sharedReader.close();
     if (inbox.peerWait().state() == PeerWait.State.GAVE_UP) {
       // Its waiters may ask what it gave up on a moment from now (waitChain): answer them a while.

@@ -5,11 +5,12 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What a sender tells a same-host reader instead of streaming the floats: the part's header and the
- * shared-memory file that holds them ({@link SharedMemoryFolder}). Sent as an RPC; the reply is the
- * acknowledgement, after which the sender may reuse the file.
+ * shared-memory file that holds them ({@link SharedMemoryFolder}). Sent over the reader's notice
+ * socket ({@link HostSignals}); the reader's answer is the acknowledgement, after which the sender may
+ * reuse the file.
  */
 record SharedPartNotice(PartHeader header, String file) {
-  /** First byte of the RPC ({@link InlinePart#KIND} is the other kind). */
+  /** First byte of the encoded notice (distinct from the RPC kinds {@link InlinePart#KIND}, {@link PeerWait#QUERY_KIND}). */
   static final byte KIND = 1;
 
   ByteBuffer encode() {
@@ -21,7 +22,7 @@ record SharedPartNotice(PartHeader header, String file) {
   }
 
   /**
-   * Reads a notice after its kind byte; {@code buf} is only valid during the network callback, so
+   * Reads a notice after its kind byte; {@code buf} is reused once the notice is landed, so
    * nothing refers to it.
    */
   static SharedPartNotice decode(ByteBuffer buf) {

@@ -4,18 +4,15 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Receiver side of the shared-memory path: lands a part from the sender's file, mapped once per file
- * and kept for the stage (a sender reuses its buffers every step). Runs on the network thread; the
- * monitor keeps {@link #close} from unmapping a file while a part is being read from it. A notice
- * may name only a file in its sender's folder, as the sender announced it at stage start.
+ * and kept for the stage (a sender reuses its buffers every step). Runs on the reader's task thread
+ * ({@link HostSignals}), after the stage's addresses are known; the monitor keeps {@link #close}
+ * from unmapping a file while a part is being read from it. A notice may name only a file in its
+ * sender's folder, as the sender announced it at stage start.
  */
 final class SharedPartReader {
-  /** How long a notice may wait for this task to learn the stage's addresses (it takes ms). */
-  private static final long ADDRESSES_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
-
   private final Inbox inbox;
   private final Map<String, MappedByteBuffer> mappings = new HashMap<>();
   /** Each rank's shared-memory folder, once the stage's addresses are known; null until then. */
@@ -29,7 +26,6 @@ final class SharedPartReader {
   /** The folders the ranks announced: a notice may only name a file in its sender's folder. */
   synchronized void knowFolders(String[] folders) {
     this.folders = folders.clone();
-    notifyAll();
   }
 
   synchronized void land(SharedPartNotice notice) {
@@ -37,16 +33,6 @@ final class SharedPartReader {
     inbox.checkAddressedTo(header);
     if (closed) {
       throw new IllegalStateException("a shared part reached inbox " + inbox.id() + ", which is closed");
-    }
-    // A peer that got the stage's addresses first may notify before this task has read them: wait.
-    long deadline = System.nanoTime() + ADDRESSES_WAIT_NANOS;
-    while (folders == null && !closed && System.nanoTime() < deadline) {
-      try {
-        TimeUnit.NANOSECONDS.timedWait(this, deadline - System.nanoTime());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
     }
     // Never map a file a notice names outside its sender's folder, whoever could send notices.
     Path named = Path.of(notice.file()).normalize();

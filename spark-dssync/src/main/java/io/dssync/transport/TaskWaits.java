@@ -44,6 +44,21 @@ final class TaskWaits {
   }
 
   /**
+   * Runs {@code pump} (which blocks until something arrives or the time it is given passes) until
+   * {@code done} or the deadline, checking at least every {@link #POLL_MS} whether the task was killed.
+   */
+  static void pumpUntil(Inbox.Pump pump, BooleanSupplier done, long deadlineNanos, TaskContext task) {
+    while (!done.getAsBoolean()) {
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      pump.pump(Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MS)));
+      checkKilled(task);
+    }
+  }
+
+  /**
    * Polls {@code done} for up to {@code budgetNanos} ({@link #SPIN_NANOS} for a part), yielding the
    * core between polls, and returns whether it became true. A parked thread is woken through the
    * scheduler (on a VM, often a halted virtual CPU that must be woken first); a thread that keeps

@@ -96,7 +96,7 @@ class SharedMemoryFolderTest {
     PartHeader header = new PartHeader("inbox-7", 3, new MessageId(12, 1, 0, 2, 5), 1_048_576);
     SharedPartNotice notice = new SharedPartNotice(header, "/dev/shm/dssync-1-2-inbox/part-4");
     ByteBuffer message = notice.encode();
-    assertEquals(SharedPartNotice.KIND, message.get(), "the RPC's first byte says what it carries");
+    assertEquals(SharedPartNotice.KIND, message.get(), "the first byte says what the message carries");
     assertEquals(notice, SharedPartNotice.decode(message));
   }
 
