@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AutoSchedule {
   private static final Logger LOG = LoggerFactory.getLogger(AutoSchedule.class);
-  /** The share of training time the probes may take. */
+  /** The share of the fit's training time all its probes together may take. */
   static final double PROBE_SHARE = 0.02;
   /**
    * Measured: unbounded, the sized probe took 3.3-5.5 s on a loaded local-cluster (28 ms message
@@ -51,16 +51,33 @@ final class AutoSchedule {
   }
 
   /**
-   * The time a probe may take: {@link #PROBE_SHARE} of the training until the next probe, taken as
-   * R stages as long as the last one ({@code lastStageSeconds}). Before the first plan (or with
-   * nothing measured, or R = 0) no stage time is known: then {@link #FIRST_PROBE_MS_PER_ROUND} per
-   * probe round, about what the unsized probe cost on the two-rack testbed.
+   * The time a probe may take, so that all the fit's probes stay within {@link #PROBE_SHARE} of its
+   * training. A later probe gets that share of the training projected to the next probe (the
+   * {@code trainedSeconds} so far plus R stages as long as the last one, {@code lastStageSeconds},
+   * or the {@code stagesLeft} if fewer), less what the probes already took ({@link #probesMs}): a
+   * probe that overran (the first, or one whose pairs' fixed messages outlast a small budget) is paid
+   * back by the next ones. Before the first plan (or with nothing measured, or R = 0) no stage time
+   * is known: then {@link #FIRST_PROBE_MS_PER_ROUND} per probe round, about what the unsized probe
+   * cost on the two-rack testbed.
+   *
+   * <p>Two bounds. At most the share of the R stages alone, as before: credit left by cheap earlier
+   * probes is not spent in one burst (a probe with more time only grows its messages towards 4 MiB x
+   * 3, which a link's reading does not need). At least 0, and a probe at 0 still runs rather than
+   * being skipped: each pair then sends only the four messages {@link ProbeSizing#measure} always
+   * sends (two latency samples, one bandwidth message at the size the last probe settled on), one
+   * reading of every link it measures. Skipping instead would read nothing, and {@link
+   * io.dssync.schedule.ReplanRule}'s "two consecutive probes" would then have to mean probes with
+   * stages between them that measured nothing; with the floor, every probing stage (every R-th)
+   * still gives the rule its reading, so a real drop re-plans at the second probe after it as
+   * before, and one noisy single-sample reading only watches (the rule's hysteresis is made for it).
    */
-  double probeBudgetMs(double lastStageSeconds) {
+  double probeBudgetMs(double lastStageSeconds, double trainedSeconds, int stagesLeft) {
     if (plan == null || replanEvery == 0 || !(lastStageSeconds > 0)) {
       return FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(base.workers());
     }
-    return PROBE_SHARE * replanEvery * lastStageSeconds * 1e3;
+    double untilNextProbeMs = Math.min(replanEvery, Math.max(1, stagesLeft)) * lastStageSeconds * 1e3;
+    double cumulativeMs = PROBE_SHARE * (trainedSeconds * 1e3 + untilNextProbeMs) - probesMs;
+    return Math.max(0, Math.min(PROBE_SHARE * untilNextProbeMs, cumulativeMs));
   }
 
   boolean probesAt(int stage, int firstStage) {

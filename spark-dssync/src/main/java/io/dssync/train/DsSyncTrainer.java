@@ -158,7 +158,7 @@ public final class DsSyncTrainer {
         long t0 = System.nanoTime();
         boolean probe = auto != null && auto.probesAt(stage, firstStage);
         double probeBudgetMs = probe ? auto.probeBudgetMs(history.isEmpty() ? Double.NaN
-            : history.get(history.size() - 1).wallSeconds()) : 0;
+            : history.get(history.size() - 1).wallSeconds(), (t0 - started) / 1e9, stages - stage) : 0;
         StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe, probeBudgetMs);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<WorkerResult> results = done.results();
