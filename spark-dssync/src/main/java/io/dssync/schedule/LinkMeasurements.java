@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What one run of the link probe measured: for every ordered pair of ranks (i fetching from j) the
@@ -139,16 +141,23 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
   /**
    * Median bandwidth between each pair of racks of {@code layout} (and inside each rack), over the
    * host pairs measured: single pairs of a probe swing by 2-4x on a busy machine, a rack pair's
-   * median much less.
+   * median much less. Racks are numbered in the order of their hosts' names, not of the ranks on
+   * them: Spark may place the ranks on the same hosts in another order from stage to stage, and a
+   * link must keep its name between the probes {@link #changesSince} compares.
    */
   public Map<String, Double> rackPairBandwidth(RackLayout layout) {
-    int[] rackOfRank = layout.rackOfRank(hosts);
+    return rackMedians(hostPairBandwidth(), layout);
+  }
+
+  private Map<String, Double> rackMedians(Map<String, Double> hostPairs, RackLayout layout) {
+    String[] names = new TreeSet<>(List.of(hosts)).toArray(String[]::new);
+    int[] rackOfName = layout.rackOfRank(names);
     Map<String, Integer> rackOfHost = new LinkedHashMap<>();
-    for (int r = 0; r < workers(); r++) {
-      rackOfHost.put(hosts[r], rackOfRank[r]);
+    for (int h = 0; h < names.length; h++) {
+      rackOfHost.put(names[h], rackOfName[h]);
     }
-    Map<String, List<Double>> samples = new LinkedHashMap<>();
-    hostPairBandwidth().forEach((pair, bw) -> {
+    Map<String, List<Double>> samples = new TreeMap<>();
+    hostPairs.forEach((pair, bw) -> {
       String[] ends = pair.split("<->");
       int a = rackOfHost.get(ends[0]);
       int b = rackOfHost.get(ends[1]);
