@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
+import io.dssync.schedule.ProbeRounds;
+import io.dssync.schedule.ProbeScope;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.TestbedLinks;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,11 +49,16 @@ class AutoScheduleTest {
 
   /** The same, the probe having taken {@code probeMs} on every rank. */
   static List<WorkerResult> results(LinkMeasurements links, int[][] floats, double probeMs) {
+    return results(links, floats, probeMs, ProbeRounds.rounds(links.workers()));
+  }
+
+  /** The same from a probe of {@code rounds} rounds. */
+  static List<WorkerResult> results(LinkMeasurements links, int[][] floats, double probeMs, int rounds) {
     int n = links.workers();
     List<WorkerResult> out = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       LinkSample sample = new LinkSample(links.hosts()[r], links.latencyMs()[r], links.bandwidthMBps()[r],
-          floats[r], probeMs);
+          floats[r], rounds, probeMs);
       out.add(new WorkerResult(r, "exec" + r, new float[0], new float[0], new float[0], new float[0], new float[0],
           new long[0], 0, null, sample));
     }
@@ -178,5 +186,74 @@ class AutoScheduleTest {
       assertFalse(probe(auto, i % 2 == 0 ? 18 : 8, 8L * i), "probe " + i);
     }
     assertSame(first, auto.plan());
+  }
+
+  /** The stage's probe as the tasks run it: the rounds {@code scope} gives, the other pairs read 0. */
+  private static boolean probeAsScoped(AutoSchedule auto, LinkMeasurements links, long step) {
+    int[] rounds = auto.probeScope(links.workers()).rounds(links.hosts());
+    return auto.update(results(TestbedLinks.partial(links, rounds), new int[links.workers()][links.workers()], 100,
+        rounds.length), 160, MODEL_BYTES, 10, 10 + step, step);
+  }
+
+  @Test
+  void laterProbesMeetFewPairsUntilALinkIsWatchedAndOnlyAProbeOfEveryPairReplans() {
+    AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1);
+    assertTrue(fresh.probeScope(4).isFull(), "the first probe finds the racks from every pair");
+    AutoSchedule auto = planned();
+    AutoPlanner.Plan first = auto.plan();
+    assertEquals(2, auto.probeScope(4).rounds(first.measured().hosts()).length, "2 of 3 rounds");
+    assertTrue(auto.probeScope(3).isFull(), "an elastic pool of another size");
+    assertFalse(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 12), 8), "the pairs not met are no slow links");
+    assertFalse(auto.probeScope(4).isFull());
+    assertFalse(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 2.4), 16), "a 5x drop, seen once");
+    assertTrue(auto.probeScope(4).isFull(), "the probe that may confirm it meets every pair");
+    assertTrue(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 2.4), 24), "confirmed: re-plan");
+    AutoPlanner.Plan next = auto.plan();
+    assertNotSame(first, next);
+    for (int i = 0; i < 4; i++) {
+      for (int j = 0; j < 4; j++) {
+        assertTrue(i == j || next.measured().bandwidthMBps()[i][j] > 0, "the plan read pair " + i + "-" + j);
+      }
+    }
+    assertFalse(auto.probeScope(4).isFull(), "a new plan: few rounds again");
+  }
+
+  @Test
+  void aWatchedOutlierCostsOneProbeOfEveryPairAndThenFewRoundsAgain() {
+    AutoSchedule auto = planned();
+    assertFalse(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 2.4), 8));
+    assertTrue(auto.probeScope(4).isFull());
+    assertFalse(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 12), 16), "back within 2x");
+    assertFalse(auto.probeScope(4).isFull());
+  }
+
+  @Test
+  void aProbeOfFewRoundsNeverPlansEvenWhenTheRuleWouldReplan() {
+    AutoSchedule auto = planned();
+    AutoPlanner.Plan first = auto.plan();
+    LinkMeasurements moved = TestbedLinks.of(2, 2, 120, 12);
+    moved.hosts()[3] = "10.0.9.9";
+    // Tasks run every round on other hosts; were one to run few, its zeros must not reach the planner.
+    assertFalse(auto.update(results(TestbedLinks.partial(moved, new int[] {0, 2}), new int[4][4], 100, 2), 160,
+        MODEL_BYTES, 10, 18, 8));
+    assertSame(first, auto.plan());
+    assertTrue(auto.probeScope(4).isFull(), "the next probe meets every pair");
+    assertTrue(auto.update(results(moved), 160, MODEL_BYTES, 10, 26, 16), "and that one re-plans");
+  }
+
+  @Test
+  void aPairALaterProbeDidNotMeetKeepsTheSizeItSettledOn() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1);
+    int[][] floats = new int[4][4];
+    for (int[] row : floats) {
+      Arrays.fill(row, ProbeSizing.MAX_FLOATS);
+    }
+    auto.update(results(TestbedLinks.of(2, 2, 120, 12), floats), 160, MODEL_BYTES, 10, 10, 0);
+    int[][] later = new int[4][4];
+    later[0][3] = later[3][0] = later[1][2] = later[2][1] = ProbeSizing.START_FLOATS; // round 0 only
+    auto.update(results(TestbedLinks.partial(TestbedLinks.of(2, 2, 120, 12), new int[] {0}), later, 100, 1), 160,
+        MODEL_BYTES, 10, 20, 8);
+    assertEquals(ProbeSizing.START_FLOATS, auto.probeStartFloats(4)[0][3]);
+    assertEquals(ProbeSizing.MAX_FLOATS, auto.probeStartFloats(4)[0][2], "not met: as the probe before left it");
   }
 }
