@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What one run of the link probe measured: for every ordered pair of ranks (i fetching from j) the
@@ -15,8 +17,10 @@ import java.util.Map;
  * plus the derived views the auto planner needs (racks by bandwidth, uplink capacity).
  *
  * @param hosts executor host of each rank
- * @param latencyMs [i][j]: time of a small message from j to i (ms); diagonal unused
- * @param bandwidthMBps [i][j]: bandwidth from j to i (MB/s of 1e6 bytes); diagonal unused
+ * @param latencyMs [i][j]: time of a small message from j to i (ms); diagonal unused, 0 when not measured
+ * @param bandwidthMBps [i][j]: bandwidth from j to i (MB/s of 1e6 bytes); diagonal unused, 0 when not
+ *     measured (a pair a later probe did not meet): the views below leave such a pair out, but
+ *     {@link AutoPlanner}'s step cost reads every pair, so plans come from probes of every pair only
  */
 public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] bandwidthMBps)
     implements Serializable {
@@ -139,16 +143,23 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
   /**
    * Median bandwidth between each pair of racks of {@code layout} (and inside each rack), over the
    * host pairs measured: single pairs of a probe swing by 2-4x on a busy machine, a rack pair's
-   * median much less.
+   * median much less. Racks are numbered in the order of their hosts' names, not of the ranks on
+   * them: Spark may place the ranks on the same hosts in another order from stage to stage, and a
+   * link must keep its name between the probes {@link #changesSince} compares.
    */
   public Map<String, Double> rackPairBandwidth(RackLayout layout) {
-    int[] rackOfRank = layout.rackOfRank(hosts);
+    return rackMedians(hostPairBandwidth(), layout);
+  }
+
+  private Map<String, Double> rackMedians(Map<String, Double> hostPairs, RackLayout layout) {
+    String[] names = new TreeSet<>(List.of(hosts)).toArray(String[]::new);
+    int[] rackOfName = layout.rackOfRank(names);
     Map<String, Integer> rackOfHost = new LinkedHashMap<>();
-    for (int r = 0; r < workers(); r++) {
-      rackOfHost.put(hosts[r], rackOfRank[r]);
+    for (int h = 0; h < names.length; h++) {
+      rackOfHost.put(names[h], rackOfName[h]);
     }
-    Map<String, List<Double>> samples = new LinkedHashMap<>();
-    hostPairBandwidth().forEach((pair, bw) -> {
+    Map<String, List<Double>> samples = new TreeMap<>();
+    hostPairs.forEach((pair, bw) -> {
       String[] ends = pair.split("<->");
       int a = rackOfHost.get(ends[0]);
       int b = rackOfHost.get(ends[1]);
@@ -169,12 +180,18 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
 
   /**
    * Every rack pair (racks of {@code layout}, the plan's) measured both now and in {@code earlier},
-   * with its median bandwidth then and now.
+   * with its median bandwidth then and now, each over the host pairs measured now: a later probe
+   * that met only some pairs ({@link ProbeScope}) is compared like with like, so which pairs it met
+   * does not move a link's median, and a pair it did not meet (bandwidth 0) counts neither as slow
+   * nor as fast. For two probes of every pair this is every host pair in both.
    */
   public List<Change> changesSince(LinkMeasurements earlier, RackLayout layout) {
-    Map<String, Double> then = earlier.rackPairBandwidth(layout);
+    Map<String, Double> nowPairs = hostPairBandwidth();
+    Map<String, Double> thenPairs = new LinkedHashMap<>(earlier.hostPairBandwidth());
+    thenPairs.keySet().retainAll(nowPairs.keySet());
+    Map<String, Double> then = earlier.rackMedians(thenPairs, layout);
     List<Change> changes = new ArrayList<>();
-    rackPairBandwidth(layout).forEach((link, now) -> {
+    rackMedians(nowPairs, layout).forEach((link, now) -> {
       Double before = then.get(link);
       if (before != null && before > 0 && now > 0) {
         changes.add(new Change(link, before, now));

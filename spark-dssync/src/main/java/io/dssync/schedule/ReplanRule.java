@@ -16,7 +16,9 @@ import java.util.Map;
  * clears it; a real change (an uplink dropped from 100 to 20 Mbit/s) re-plans at the second probe
  * after it. The cost of the rule is that one probe interval (--replan-every stages) more runs on
  * the old plan. When the executors run on other hosts than the plan measured, its racks no longer
- * place every rank: that re-plans at once.
+ * place every rank: that re-plans at once. A later probe may meet only some pairs ({@link
+ * ProbeScope}); each link is then compared over the pairs it met ({@link
+ * LinkMeasurements#changesSince}), and a pair it did not meet is neither slow nor fast.
  */
 public final class ReplanRule {
   /** A link must differ by more than this factor from the plan's measurement. */
@@ -69,9 +71,18 @@ public final class ReplanRule {
     }
   }
 
+  /**
+   * True when the ranks of {@code now} run on the hosts {@code planned} measured, in any order; else
+   * a plan's racks no longer place them ({@link Outcome#HOSTS_CHANGED}; {@link ProbeScope} then
+   * probes every pair).
+   */
+  public static boolean sameHosts(String[] planned, String[] now) {
+    return new HashSet<>(List.of(now)).equals(new HashSet<>(List.of(planned)));
+  }
+
   /** Takes one probe's measurements (the probes in order) and says whether to re-plan. */
   public Verdict observe(LinkMeasurements probe) {
-    if (!new HashSet<>(List.of(probe.hosts())).equals(new HashSet<>(List.of(planned.hosts())))) {
+    if (!sameHosts(planned.hosts(), probe.hosts())) {
       beyondBefore = Map.of();
       return new Verdict(Outcome.HOSTS_CHANGED, null, null);
     }

@@ -3,6 +3,7 @@ package io.dssync.train;
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
 import io.dssync.schedule.ProbeRounds;
+import io.dssync.schedule.ProbeScope;
 import io.dssync.schedule.RackLayout;
 import io.dssync.schedule.ReplanRule;
 import io.dssync.schedule.ScheduleKind;
@@ -24,11 +25,13 @@ import org.slf4j.LoggerFactory;
  * median bandwidth between (or inside) the plan's racks differed more than 2x from the measurements
  * the plan came from, the same way, in two consecutive probes, or at once when the executors now run
  * on other hosts. Until the first plan (and while an elastic pool runs with another N than was
- * measured) it runs random g = 2.
+ * measured) it runs random g = 2. The first probe meets every pair; a later one only as many as
+ * measure each link the rule reads ({@link #probeScope}), and all probes together keep within
+ * {@link #PROBE_SHARE} of the training ({@link #probeBudgetMs}).
  */
 final class AutoSchedule {
   private static final Logger LOG = LoggerFactory.getLogger(AutoSchedule.class);
-  /** The share of training time the probes may take. */
+  /** The share of the fit's training time all its probes together may take. */
   static final double PROBE_SHARE = 0.02;
   /**
    * Measured: unbounded, the sized probe took 3.3-5.5 s on a loaded local-cluster (28 ms message
@@ -42,8 +45,16 @@ final class AutoSchedule {
   private ReplanRule rule;
   /** What every probe of the fit cost so far, for the log. */
   private double probesMs;
-  /** Per pair of ranks, the bandwidth message size the last probe settled on; null before one. */
+  /** Per pair of ranks, the bandwidth message size the last probe of the pair settled on; null before one. */
   private int[][] settledFloats;
+  /**
+   * The last probe saw a link beyond {@link ReplanRule#FACTOR}: the next one measures every pair.
+   * The probe that confirms a change is then always a full one, and the planner, which reads every
+   * pair ({@link AutoPlanner}'s step cost takes a pair not measured as one that carries nothing),
+   * never plans from a probe of a few rounds. It costs one full probe after each watched outlier;
+   * a real change still re-plans at the second probe after it.
+   */
+  private boolean watching;
 
   AutoSchedule(ScheduleSpec base, int replanEvery) {
     this.base = base;
@@ -51,16 +62,33 @@ final class AutoSchedule {
   }
 
   /**
-   * The time a probe may take: {@link #PROBE_SHARE} of the training until the next probe, taken as
-   * R stages as long as the last one ({@code lastStageSeconds}). Before the first plan (or with
-   * nothing measured, or R = 0) no stage time is known: then {@link #FIRST_PROBE_MS_PER_ROUND} per
-   * probe round, about what the unsized probe cost on the two-rack testbed.
+   * The time a probe may take, so that all the fit's probes stay within {@link #PROBE_SHARE} of its
+   * training. A later probe gets that share of the training projected to the next probe (the
+   * {@code trainedSeconds} so far plus R stages as long as the last one, {@code lastStageSeconds},
+   * or the {@code stagesLeft} if fewer), less what the probes already took ({@link #probesMs}): a
+   * probe that overran (the first, or one whose pairs' fixed messages outlast a small budget) is paid
+   * back by the next ones. Before the first plan (or with nothing measured, or R = 0) no stage time
+   * is known: then {@link #FIRST_PROBE_MS_PER_ROUND} per probe round, about what the unsized probe
+   * cost on the two-rack testbed.
+   *
+   * <p>Two bounds. At most the share of the R stages alone, as before: credit left by cheap earlier
+   * probes is not spent in one burst (a probe with more time only grows its messages towards 4 MiB x
+   * 3, which a link's reading does not need). At least 0, and a probe at 0 still runs rather than
+   * being skipped: each pair then sends only the four messages {@link ProbeSizing#measure} always
+   * sends (two latency samples, one bandwidth message at the size the last probe settled on), one
+   * reading of every link it measures. Skipping instead would read nothing, and {@link
+   * io.dssync.schedule.ReplanRule}'s "two consecutive probes" would then have to mean probes with
+   * stages between them that measured nothing; with the floor, every probing stage (every R-th)
+   * still gives the rule its reading, so a real drop re-plans at the second probe after it as
+   * before, and one noisy single-sample reading only watches (the rule's hysteresis is made for it).
    */
-  double probeBudgetMs(double lastStageSeconds) {
+  double probeBudgetMs(double lastStageSeconds, double trainedSeconds, int stagesLeft) {
     if (plan == null || replanEvery == 0 || !(lastStageSeconds > 0)) {
       return FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(base.workers());
     }
-    return PROBE_SHARE * replanEvery * lastStageSeconds * 1e3;
+    double untilNextProbeMs = Math.min(replanEvery, Math.max(1, stagesLeft)) * lastStageSeconds * 1e3;
+    double cumulativeMs = PROBE_SHARE * (trainedSeconds * 1e3 + untilNextProbeMs) - probesMs;
+    return Math.max(0, Math.min(PROBE_SHARE * untilNextProbeMs, cumulativeMs));
   }
 
   boolean probesAt(int stage, int firstStage) {
@@ -84,6 +112,24 @@ final class AutoSchedule {
    */
   int[][] probeStartFloats(int size) {
     return settledFloats != null && settledFloats.length == size ? settledFloats : null;
+  }
+
+  /**
+   * Which rounds the next probe of {@code size} workers runs ({@link ProbeScope}): every round before
+   * the first plan, for a pool of another size than planned, and after a probe that saw a link
+   * beyond the factor ({@link #watching}); else those that measure each of the plan's rack links
+   * once (the tasks still run every round if the executors moved to other hosts). {@link
+   * ReplanRule} reads only the medians between and inside racks, which the full probe behind the
+   * plan measured over every pair, so repeating every pair each time is not needed to watch them:
+   * on the 2 x 2 testbed 2 of 3 rounds, on the 3 x 2 one 2 or 3 of 5 ({@link ProbeRounds#covering});
+   * at the budget floor, where the probes' fixed messages set their cost, that is a third and 40-60%
+   * less time per later probe, and above it each measured pair gets a larger share of the budget.
+   */
+  ProbeScope probeScope(int size) {
+    if (plan == null || plan.spec().workers() != size || watching) {
+      return ProbeScope.full();
+    }
+    return ProbeScope.of(plan.racks(), plan.measured().hosts());
   }
 
   /** What every probe of the fit took so far (each probe counted at its slowest rank). */
@@ -121,28 +167,40 @@ final class AutoSchedule {
       probeMs = Math.max(probeMs, s.probeMs());
     }
     probesMs += probeMs;
-    settledFloats = settled(byRank);
+    int rounds = byRank.stream().mapToInt(r -> r.links().rounds()).min().orElse(0);
+    boolean partial = rounds < ProbeRounds.rounds(n);
+    settledFloats = settled(byRank, probeStartFloats(n));
     LinkMeasurements measured = new LinkMeasurements(hosts, latency, paired(bandwidth));
-    LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d took %.0f ms (%.1f%% of the stage's %.1f s;"
-        + " all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s", step, probeMs,
-        100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs, 100 * probesMs / 1e3 / trainedSeconds,
-        trainedSeconds, mebibytes(settledFloats), measured.describe()));
+    LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d (%d of %d rounds) took %.0f ms (%.1f%% of"
+        + " the stage's %.1f s; all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s",
+        step, rounds, ProbeRounds.rounds(n), probeMs, 100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs,
+        100 * probesMs / 1e3 / trainedSeconds, trainedSeconds, mebibytes(settledFloats), measured.describe()));
     String why;
     if (plan == null || plan.spec().workers() != n) {
       why = "first plan";
     } else {
       ReplanRule.Verdict verdict = rule.observe(measured);
+      watching = verdict.outcome() == ReplanRule.Outcome.WATCH;
       if (!verdict.replan()) {
         LOG.warn("dssync auto: {}; keeping {}", verdict, plan.chosen().label());
         return false;
       }
       why = "re-plan: " + verdict;
     }
+    if (partial) {
+      // Not reached: probeScope asks every round before a first plan and after a watched link, and
+      // the tasks run every round when the hosts changed. Planning from the pairs not met would
+      // read them as links that carry nothing, so this waits for the next probe, a full one.
+      watching = true;
+      LOG.warn("dssync auto: {} waits for the next probe, which measures every pair; keeping the plan", why);
+      return false;
+    }
     AutoPlanner.Plan next = AutoPlanner.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep);
     LOG.warn(String.format(Locale.ROOT, "dssync auto: %s at step %d (compute %.0f ms/step, model %.2f MB): %s",
         why, step, computeMsPerStep, stateBytes / 1e6, next.describe()));
     plan = next;
     rule = new ReplanRule(next.measured(), next.racks());
+    watching = false;
     return true;
   }
 
@@ -171,14 +229,21 @@ final class AutoSchedule {
     return out;
   }
 
-  /** Per pair, the larger of the sizes its two ranks report (they agree: both sent the same messages). */
-  private static int[][] settled(List<WorkerResult> byRank) {
+  /**
+   * Per pair, the larger of the sizes its two ranks report (they agree: both sent the same messages);
+   * a pair this probe did not meet (0) keeps the size of {@code before} (null: none yet), so the
+   * next probe of it starts where its last one ended.
+   */
+  private static int[][] settled(List<WorkerResult> byRank, int[][] before) {
     int n = byRank.size();
     int[][] floats = new int[n][n];
     for (int r = 0; r < n; r++) {
       for (int peer = 0; peer < n; peer++) {
         floats[r][peer] = Math.max(byRank.get(r).links().messageFloats()[peer],
             byRank.get(peer).links().messageFloats()[r]);
+        if (floats[r][peer] == 0 && before != null) {
+          floats[r][peer] = before[r][peer];
+        }
       }
     }
     return floats;

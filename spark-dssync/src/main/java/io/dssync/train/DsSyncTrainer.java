@@ -158,7 +158,7 @@ public final class DsSyncTrainer {
         long t0 = System.nanoTime();
         boolean probe = auto != null && auto.probesAt(stage, firstStage);
         double probeBudgetMs = probe ? auto.probeBudgetMs(history.isEmpty() ? Double.NaN
-            : history.get(history.size() - 1).wallSeconds()) : 0;
+            : history.get(history.size() - 1).wallSeconds(), (t0 - started) / 1e9, stages - stage) : 0;
         StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe, probeBudgetMs);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<WorkerResult> results = done.results();
@@ -232,7 +232,8 @@ public final class DsSyncTrainer {
       String attemptRunId = attempt == 1 ? run.runId() : run.runId() + ".a" + attempt;
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
           config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probe,
-          probeBudgetMs, probe ? auto.probeStartFloats(run.pool().size()) : null);
+          probeBudgetMs, probe ? auto.probeStartFloats(run.pool().size()) : null,
+          probe ? auto.probeScope(run.pool().size()) : null);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, history));

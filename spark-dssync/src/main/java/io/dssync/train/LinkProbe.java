@@ -19,12 +19,15 @@ final class LinkProbe {
   private LinkProbe() {}
 
   /**
-   * Measures the link to every peer, each pair in its share of {@code budgetMs} (may be infinite),
-   * starting each pair's bandwidth messages at {@code startFloats[peer]} (null: the first probe, at
-   * {@link ProbeSizing#START_FLOATS}).
+   * Measures the link to the peer of each of {@code rounds} (every round: every peer; {@link
+   * io.dssync.schedule.ProbeScope} says which, alike on every rank), each pair in its share of
+   * {@code budgetMs} (may be infinite), starting each pair's bandwidth messages at
+   * {@code startFloats[peer]} (null: the first probe, at {@link ProbeSizing#START_FLOATS}). The
+   * budget is shared by the rounds run: a probe of fewer rounds measures each of its pairs with more
+   * (larger or more repeated messages), since each of them alone stands for its link.
    */
   static LinkSample run(Transport transport, int n, String host, long step, double budgetMs, int[] startFloats,
-      Duration timeout) {
+      int[] rounds, Duration timeout) {
     long start = System.nanoTime();
     int rank = transport.rank();
     double[] latency = new double[n];
@@ -32,8 +35,8 @@ final class LinkProbe {
     int[] messageFloats = new int[n];
     float[] small = new float[ProbeSizing.SMALL_FLOATS];
     float[] large = new float[ProbeSizing.MAX_FLOATS];
-    double pairBudgetMs = budgetMs / Math.max(1, ProbeRounds.rounds(n));
-    for (int round = 0; round < ProbeRounds.rounds(n); round++) {
+    double pairBudgetMs = budgetMs / Math.max(1, rounds.length);
+    for (int round : rounds) {
       int peer = ProbeRounds.partner(rank, round, n);
       if (peer < 0) {
         continue;
@@ -56,7 +59,7 @@ final class LinkProbe {
       bandwidth[peer] = m.bandwidthMBps();
       messageFloats[peer] = m.floats();
     }
-    return new LinkSample(host, latency, bandwidth, messageFloats, (System.nanoTime() - start) / 1e6);
+    return new LinkSample(host, latency, bandwidth, messageFloats, rounds.length, (System.nanoTime() - start) / 1e6);
   }
 
   /** Both sides publish, then fetch the other's copy; returns this side's ms from publish to data. */

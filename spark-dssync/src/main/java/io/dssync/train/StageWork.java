@@ -2,6 +2,7 @@ package io.dssync.train;
 
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
+import io.dssync.schedule.ProbeScope;
 import io.dssync.schedule.SchedulePlan;
 import java.io.Serializable;
 
@@ -10,7 +11,8 @@ import java.io.Serializable;
  * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings,
  * and whether to probe the links first (the auto schedule), in about how many ms at most
  * ({@code probeBudgetMs}), with each pair's bandwidth messages starting at
- * {@code probeStartFloats[rank][peer]} floats (null: the first probe).
+ * {@code probeStartFloats[rank][peer]} floats (null: the first probe), in the rounds
+ * {@code probeScope} gives for the stage's hosts (null when the stage does not probe).
  */
 record StageWork(
     String runId,
@@ -26,13 +28,14 @@ record StageWork(
     long syncTimeoutMs,
     boolean probeLinks,
     double probeBudgetMs,
-    int[][] probeStartFloats)
+    int[][] probeStartFloats,
+    ProbeScope probeScope)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
-        false, 0, null);
+        false, 0, null, null);
   }
 
   public int steps() {

@@ -56,7 +56,8 @@ class WorkerTask
       GroupSchedule schedule = work.schedule().forHosts(hosts);
       LinkSample links = work.probeLinks()
           ? LinkProbe.run(transport, hosts.length, hosts[transport.rank()], work.firstStep(), work.probeBudgetMs(),
-              work.probeStartFloats() == null ? null : work.probeStartFloats()[transport.rank()], timeout) : null;
+              work.probeStartFloats() == null ? null : work.probeStartFloats()[transport.rank()],
+              work.probeScope().rounds(hosts), timeout) : null;
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
           shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout), schedule);
       WorkerResult result = links == null ? trained : withLinks(trained, links);

@@ -78,6 +78,86 @@ class ReplanRuleTest {
     assertEquals(List.of(Outcome.WATCH, Outcome.REPLAN), outcomes(slowRack0, slowRack0));
   }
 
+  /** A later probe of {@code links}: only the rounds that measure each of the plan's rack links. */
+  private static LinkMeasurements fewRounds(LinkMeasurements links) {
+    int[] rounds = ProbeScope.of(PLANNED.racks(), PLANNED.hosts()).rounds(links.hosts());
+    assertEquals(2, rounds.length, "2 of 3 rounds");
+    return TestbedLinks.partial(links, rounds);
+  }
+
+  @Test
+  void aPairAProbeOfFewRoundsDidNotMeetIsNoSlowLink() {
+    LinkMeasurements probe = fewRounds(uplink(12));
+    assertEquals(0, probe.bandwidthMBps()[0][2], "ranks 0 and 2 (across racks) did not meet");
+    ReplanRule.Verdict verdict = new ReplanRule(PLANNED, PLANNED.racks()).observe(probe);
+    assertEquals(Outcome.KEEP, verdict.outcome(), verdict.toString());
+    assertEquals(1, verdict.change().size(), 1e-9);
+    assertEquals(3, probe.changesSince(PLANNED, PLANNED.racks()).size(), "every rack link still read");
+  }
+
+  @Test
+  void aFivefoldDropOnAMeasuredCrossRackPairReplansAfterTwoProbesOfFewRounds() {
+    assertEquals(List.of(Outcome.WATCH, Outcome.REPLAN), outcomes(fewRounds(uplink(2.4)), fewRounds(uplink(2.6))));
+    // As AutoSchedule runs it: the probe after a watched link meets every pair.
+    assertEquals(List.of(Outcome.KEEP, Outcome.WATCH, Outcome.REPLAN),
+        outcomes(fewRounds(uplink(12)), fewRounds(uplink(2.4)), uplink(2.6)));
+  }
+
+  @Test
+  void aProbeOfFewRoundsComparesEachLinkOverThePairsItMet() {
+    // The plan read two of the four cross-rack pairs at 2 MB/s and two at 12 (median 7); the
+    // later probe meets only the two slow ones, still at 2: no change, not 3.5x slower.
+    LinkMeasurements planned = uplink(12);
+    int[][] slow = {{0, 3}, {1, 2}};
+    int[][] fast = {{0, 2}, {1, 3}};
+    for (int[][] pairs : new int[][][] {slow, fast}) {
+      for (int[] p : pairs) {
+        planned.bandwidthMBps()[p[0]][p[1]] = planned.bandwidthMBps()[p[1]][p[0]] = pairs == slow ? 2 : 12;
+      }
+    }
+    LinkMeasurements probe = TestbedLinks.partial(planned, new int[] {0, 2});
+    assertEquals(0, probe.bandwidthMBps()[0][2]);
+    assertEquals(2, probe.bandwidthMBps()[0][3]);
+    ReplanRule.Verdict verdict = new ReplanRule(planned, planned.racks()).observe(probe);
+    assertEquals(Outcome.KEEP, verdict.outcome(), verdict.toString());
+  }
+
+  @Test
+  void ranksPlacedOnTheSameHostsInAnotherOrderReadAsTheSameLinks() {
+    // Three racks whose own links differ (120, 60, 30 MB/s), so swapping two racks' names would
+    // read as a 4x change inside both.
+    LinkMeasurements planned = TestbedLinks.of(3, 2, 120, 12);
+    for (int r = 0; r < 6; r++) {
+      for (int p = 0; p < 6; p++) {
+        if (r != p && r / 2 == p / 2) {
+          planned.bandwidthMBps()[r][p] = 120 >> (r / 2);
+        }
+      }
+    }
+    // The next stage puts rack 2's hosts on ranks 0 and 1, and rack 0's on ranks 4 and 5.
+    LinkMeasurements moved = permuted(planned, new int[] {4, 5, 2, 3, 0, 1});
+    ReplanRule rule = new ReplanRule(planned, planned.racks());
+    ReplanRule.Verdict verdict = rule.observe(moved);
+    assertEquals(Outcome.KEEP, verdict.outcome(), verdict.toString());
+    assertEquals(1, verdict.change().size(), 1e-9);
+  }
+
+  /** {@code m} with rank r now where rank {@code from[r]} was (its host and its links). */
+  static LinkMeasurements permuted(LinkMeasurements m, int[] from) {
+    int n = from.length;
+    String[] hosts = new String[n];
+    double[][] latency = new double[n][n];
+    double[][] bandwidth = new double[n][n];
+    for (int r = 0; r < n; r++) {
+      hosts[r] = m.hosts()[from[r]];
+      for (int p = 0; p < n; p++) {
+        latency[r][p] = m.latencyMs()[from[r]][from[p]];
+        bandwidth[r][p] = m.bandwidthMBps()[from[r]][from[p]];
+      }
+    }
+    return new LinkMeasurements(hosts, latency, bandwidth);
+  }
+
   @Test
   void executorsOnOtherHostsReplanAtOnce() {
     LinkMeasurements moved = TestbedLinks.of(2, 2, 120, 12);

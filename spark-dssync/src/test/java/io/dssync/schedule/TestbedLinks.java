@@ -42,4 +42,21 @@ public final class TestbedLinks {
     }
     return new LinkMeasurements(names, latency, bandwidth);
   }
+
+  /** {@code full} as a probe of only {@code rounds} reads it: 0 for every pair that did not meet. */
+  public static LinkMeasurements partial(LinkMeasurements full, int[] rounds) {
+    int n = full.workers();
+    double[][] latency = new double[n][n];
+    double[][] bandwidth = new double[n][n];
+    for (int round : rounds) {
+      for (int i = 0; i < n; i++) {
+        int j = ProbeRounds.partner(i, round, n);
+        if (j >= 0) {
+          latency[i][j] = full.latencyMs()[i][j];
+          bandwidth[i][j] = full.bandwidthMBps()[i][j];
+        }
+      }
+    }
+    return new LinkMeasurements(full.hosts().clone(), latency, bandwidth);
+  }
 }

@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
+import io.dssync.schedule.ProbeRounds;
+import io.dssync.schedule.ProbeScope;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.TestbedLinks;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -41,11 +44,21 @@ class AutoScheduleTest {
 
   /** The same, each pair's bandwidth messages of {@code floats[rank][peer]} floats. */
   static List<WorkerResult> results(LinkMeasurements links, int[][] floats) {
+    return results(links, floats, 100);
+  }
+
+  /** The same, the probe having taken {@code probeMs} on every rank. */
+  static List<WorkerResult> results(LinkMeasurements links, int[][] floats, double probeMs) {
+    return results(links, floats, probeMs, ProbeRounds.rounds(links.workers()));
+  }
+
+  /** The same from a probe of {@code rounds} rounds. */
+  static List<WorkerResult> results(LinkMeasurements links, int[][] floats, double probeMs, int rounds) {
     int n = links.workers();
     List<WorkerResult> out = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       LinkSample sample = new LinkSample(links.hosts()[r], links.latencyMs()[r], links.bandwidthMBps()[r],
-          floats[r], 100);
+          floats[r], rounds, probeMs);
       out.add(new WorkerResult(r, "exec" + r, new float[0], new float[0], new float[0], new float[0], new float[0],
           new long[0], 0, null, sample));
     }
@@ -53,13 +66,56 @@ class AutoScheduleTest {
   }
 
   @Test
-  void aProbeMayTakeTwoPercentOfTheStagesUntilTheNextOrAFixedTimeAtFirst() {
+  void theFirstProbeGetsAFixedTimePerRound() {
     AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
     double firstMs = 3 * AutoSchedule.FIRST_PROBE_MS_PER_ROUND;
-    assertEquals(firstMs, fresh.probeBudgetMs(10), 1e-9, "the first probe: a fixed time per round, 3 rounds");
+    assertEquals(firstMs, fresh.probeBudgetMs(10, 10, 20), 1e-9, "the first probe: a fixed time per round, 3 rounds");
     AutoSchedule auto = planned();
-    assertEquals(firstMs, auto.probeBudgetMs(Double.NaN), 1e-9, "no stage measured (resumed)");
-    assertEquals(0.02 * 10_000, auto.probeBudgetMs(10), 1e-9, "R = 1: 2% of one 10 s stage");
+    assertEquals(firstMs, auto.probeBudgetMs(Double.NaN, 10, 20), 1e-9, "no stage measured (resumed)");
+  }
+
+  @Test
+  void aLaterProbeGetsTwoPercentOfTheTrainingToTheNextProbeLessWhatTheProbesTookSoFar() {
+    AutoSchedule auto = planned(); // R = 1; its first probe took 100 ms
+    assertEquals(100, auto.probesMs(), 1e-9);
+    // 2% of (2 s trained + one 10 s stage) = 240 ms, less the 100 ms spent.
+    assertEquals(140, auto.probeBudgetMs(10, 2, 20), 1e-9, "the first probe's overrun is paid back");
+    // 2% of (50 + 10) s = 1,200 ms, less 100: 1,100 ms of credit, but at most the stage's own 2%.
+    assertEquals(200, auto.probeBudgetMs(10, 50, 20), 1e-9, "credit is not spent in one burst");
+
+    AutoSchedule testbed = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
+    assertTrue(testbed.update(results(TestbedLinks.of(2, 2, 120, 12), new int[4][4], 1309), 160, MODEL_BYTES, 9.3,
+        9.3, 8));
+    // Three 8 s stages later: 2% of (25.3 + 3 x 8) s = 986 ms, all spent by the 1,309 ms first probe.
+    assertEquals(0, testbed.probeBudgetMs(8, 25.3, 15), 1e-9, "nothing left: the floor, the fixed messages only");
+    // 2% of (50 + 3 x 8) s = 1,480 ms less 1,309.
+    assertEquals(171, testbed.probeBudgetMs(8, 50, 15), 1e-9);
+    // At the last stage only it counts: 2% of (100 + 8) s = 2,160 ms less 1,309, but at most 2% of 8 s.
+    assertEquals(160, testbed.probeBudgetMs(8, 100, 1), 1e-9, "the stages left, not R");
+  }
+
+  @Test
+  void probesThatTakeTheirBudgetsEndAFitWithinTwoPercentOfItsTimeAfterAnOverrunningFirstProbe() {
+    // The 3 x 2 testbed's fit: 18 stages of 8 s, R = 3, a first probe of 1,309 ms, and later probes
+    // that take their budget but never less than 150 ms (each pair's fixed messages).
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 6, 2, 1, 0, 42), 3);
+    LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
+    double trained = 0;
+    List<Double> probes = new ArrayList<>();
+    for (int stage = 0; stage < 18; stage++) {
+      double probeMs = 0;
+      if (stage % 3 == 0) {
+        probeMs = stage == 0 ? 1309 : Math.max(150, auto.probeBudgetMs(8, trained, 18 - stage));
+        probes.add(probeMs);
+      }
+      trained += 8 + probeMs / 1e3;
+      if (probeMs > 0) {
+        auto.update(results(links, new int[6][6], probeMs), 160, MODEL_BYTES, 8 + probeMs / 1e3, trained, stage);
+      }
+    }
+    assertEquals(List.of(1309.0, 150.0, 150.0), probes.subList(0, 3), "two probes at the floor pay the first back");
+    assertTrue(auto.probesMs() <= 0.02 * trained * 1e3, auto.probesMs() + " ms of " + trained + " s " + probes);
+    assertTrue(auto.probesMs() >= 0.015 * trained * 1e3, "later probes use what is left " + probes);
   }
 
   @Test
@@ -130,5 +186,74 @@ class AutoScheduleTest {
       assertFalse(probe(auto, i % 2 == 0 ? 18 : 8, 8L * i), "probe " + i);
     }
     assertSame(first, auto.plan());
+  }
+
+  /** The stage's probe as the tasks run it: the rounds {@code scope} gives, the other pairs read 0. */
+  private static boolean probeAsScoped(AutoSchedule auto, LinkMeasurements links, long step) {
+    int[] rounds = auto.probeScope(links.workers()).rounds(links.hosts());
+    return auto.update(results(TestbedLinks.partial(links, rounds), new int[links.workers()][links.workers()], 100,
+        rounds.length), 160, MODEL_BYTES, 10, 10 + step, step);
+  }
+
+  @Test
+  void laterProbesMeetFewPairsUntilALinkIsWatchedAndOnlyAProbeOfEveryPairReplans() {
+    AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1);
+    assertTrue(fresh.probeScope(4).isFull(), "the first probe finds the racks from every pair");
+    AutoSchedule auto = planned();
+    AutoPlanner.Plan first = auto.plan();
+    assertEquals(2, auto.probeScope(4).rounds(first.measured().hosts()).length, "2 of 3 rounds");
+    assertTrue(auto.probeScope(3).isFull(), "an elastic pool of another size");
+    assertFalse(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 12), 8), "the pairs not met are no slow links");
+    assertFalse(auto.probeScope(4).isFull());
+    assertFalse(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 2.4), 16), "a 5x drop, seen once");
+    assertTrue(auto.probeScope(4).isFull(), "the probe that may confirm it meets every pair");
+    assertTrue(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 2.4), 24), "confirmed: re-plan");
+    AutoPlanner.Plan next = auto.plan();
+    assertNotSame(first, next);
+    for (int i = 0; i < 4; i++) {
+      for (int j = 0; j < 4; j++) {
+        assertTrue(i == j || next.measured().bandwidthMBps()[i][j] > 0, "the plan read pair " + i + "-" + j);
+      }
+    }
+    assertFalse(auto.probeScope(4).isFull(), "a new plan: few rounds again");
+  }
+
+  @Test
+  void aWatchedOutlierCostsOneProbeOfEveryPairAndThenFewRoundsAgain() {
+    AutoSchedule auto = planned();
+    assertFalse(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 2.4), 8));
+    assertTrue(auto.probeScope(4).isFull());
+    assertFalse(probeAsScoped(auto, TestbedLinks.of(2, 2, 120, 12), 16), "back within 2x");
+    assertFalse(auto.probeScope(4).isFull());
+  }
+
+  @Test
+  void aProbeOfFewRoundsNeverPlansEvenWhenTheRuleWouldReplan() {
+    AutoSchedule auto = planned();
+    AutoPlanner.Plan first = auto.plan();
+    LinkMeasurements moved = TestbedLinks.of(2, 2, 120, 12);
+    moved.hosts()[3] = "10.0.9.9";
+    // Tasks run every round on other hosts; were one to run few, its zeros must not reach the planner.
+    assertFalse(auto.update(results(TestbedLinks.partial(moved, new int[] {0, 2}), new int[4][4], 100, 2), 160,
+        MODEL_BYTES, 10, 18, 8));
+    assertSame(first, auto.plan());
+    assertTrue(auto.probeScope(4).isFull(), "the next probe meets every pair");
+    assertTrue(auto.update(results(moved), 160, MODEL_BYTES, 10, 26, 16), "and that one re-plans");
+  }
+
+  @Test
+  void aPairALaterProbeDidNotMeetKeepsTheSizeItSettledOn() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1);
+    int[][] floats = new int[4][4];
+    for (int[] row : floats) {
+      Arrays.fill(row, ProbeSizing.MAX_FLOATS);
+    }
+    auto.update(results(TestbedLinks.of(2, 2, 120, 12), floats), 160, MODEL_BYTES, 10, 10, 0);
+    int[][] later = new int[4][4];
+    later[0][3] = later[3][0] = later[1][2] = later[2][1] = ProbeSizing.START_FLOATS; // round 0 only
+    auto.update(results(TestbedLinks.partial(TestbedLinks.of(2, 2, 120, 12), new int[] {0}), later, 100, 1), 160,
+        MODEL_BYTES, 10, 20, 8);
+    assertEquals(ProbeSizing.START_FLOATS, auto.probeStartFloats(4)[0][3]);
+    assertEquals(ProbeSizing.MAX_FLOATS, auto.probeStartFloats(4)[0][2], "not met: as the probe before left it");
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.collective.InMemoryTransport;
+import io.dssync.schedule.ProbeRounds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,7 +30,7 @@ class LinkProbeTest {
       List<Future<LinkSample>> futures = new ArrayList<>();
       for (InMemoryTransport t : transports) {
         futures.add(pool.submit(() -> LinkProbe.run(t, n, "host" + t.rank(), 7, Double.POSITIVE_INFINITY, null,
-            Duration.ofSeconds(30))));
+            ProbeRounds.all(n), Duration.ofSeconds(30))));
       }
       List<LinkSample> samples = new ArrayList<>();
       for (Future<LinkSample> f : futures) {
@@ -47,6 +49,34 @@ class LinkProbeTest {
           assertTrue(s.latencyMs()[p] > 0 && Double.isFinite(s.latencyMs()[p]), "latency " + s.latencyMs()[p]);
           assertTrue(s.bandwidthMBps()[p] > 0 && Double.isFinite(s.bandwidthMBps()[p]),
               "bandwidth " + s.bandwidthMBps()[p]);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+      transports.forEach(InMemoryTransport::close);
+    }
+  }
+
+  @Test
+  void aProbeOfSomeRoundsMeetsOnlyTheirPairsAndReadsZeroForTheRest() throws Exception {
+    int n = 4;
+    int[] rounds = {0, 2}; // (0,3) (1,2), then (0,1) (2,3)
+    List<InMemoryTransport> transports = InMemoryTransport.create(n);
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    try {
+      List<Future<LinkSample>> futures = new ArrayList<>();
+      for (InMemoryTransport t : transports) {
+        futures.add(pool.submit(() -> LinkProbe.run(t, n, "host" + t.rank(), 7, 0, null, rounds,
+            Duration.ofSeconds(30))));
+      }
+      for (int r = 0; r < n; r++) {
+        LinkSample s = futures.get(r).get(60, TimeUnit.SECONDS);
+        assertEquals(2, s.rounds());
+        for (int p = 0; p < n; p++) {
+          boolean met = p != r && (ProbeRounds.partner(r, 0, n) == p || ProbeRounds.partner(r, 2, n) == p);
+          assertEquals(met, s.bandwidthMBps()[p] > 0, "rank " + r + " and " + p);
+          assertEquals(met, s.latencyMs()[p] > 0, "rank " + r + " and " + p);
+          assertEquals(met ? ProbeSizing.START_FLOATS : 0, s.messageFloats()[p], "budget 0: one message each");
         }
       }
     } finally {
