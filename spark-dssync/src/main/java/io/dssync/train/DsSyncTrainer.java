@@ -156,7 +156,7 @@ public final class DsSyncTrainer {
         long end = Math.min(totalSteps, first + k);
         pool.fitToSlots(first);
         long t0 = System.nanoTime();
-        boolean probe = auto != null && auto.probesAt(stage, firstStage);
+        boolean probe = auto != null && auto.probesAt(stage, firstStage, stages);
         double probeBudgetMs = probe ? auto.probeBudgetMs(history.isEmpty() ? Double.NaN
             : history.get(history.size() - 1).wallSeconds(), (t0 - started) / 1e9, stages - stage) : 0;
         StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe, probeBudgetMs);

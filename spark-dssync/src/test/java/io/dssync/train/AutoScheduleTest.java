@@ -16,6 +16,7 @@ import io.dssync.schedule.TestbedLinks;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -116,6 +117,17 @@ class AutoScheduleTest {
     assertEquals(List.of(1309.0, 150.0, 150.0), probes.subList(0, 3), "two probes at the floor pay the first back");
     assertTrue(auto.probesMs() <= 0.02 * trained * 1e3, auto.probesMs() + " ms of " + trained + " s " + probes);
     assertTrue(auto.probesMs() >= 0.015 * trained * 1e3, "later probes use what is left " + probes);
+  }
+
+  @Test
+  void theFirstStageAndEveryRthProbeButNeverALaterProbeInTheLastStage() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
+    List<Integer> probing = IntStream.range(0, 16).filter(s -> auto.probesAt(s, 0, 16)).boxed()
+        .toList();
+    assertEquals(List.of(0, 3, 6, 9, 12), probing, "stage 15 is the last: its probe could plan for nothing");
+    assertEquals(List.of(2, 5), IntStream.range(2, 7).filter(s -> auto.probesAt(s, 2, 7)).boxed()
+        .toList(), "counted from the stage the fit resumed at; a one-stage fit still gets its first probe");
+    assertTrue(auto.probesAt(0, 0, 1));
   }
 
   @Test
