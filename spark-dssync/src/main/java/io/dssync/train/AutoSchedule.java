@@ -55,6 +55,10 @@ final class AutoSchedule {
    * a real change still re-plans at the second probe after it.
    */
   private boolean watching;
+  /** The stage of the last probe; -1 before the first. */
+  private int lastProbeStage = -1;
+  /** What the last probe took per round it ran; NaN before one. */
+  private double msPerRound = Double.NaN;
 
   AutoSchedule(ScheduleSpec base, int replanEvery) {
     this.base = base;
@@ -63,42 +67,68 @@ final class AutoSchedule {
 
   /**
    * The time a probe may take, so that all the fit's probes stay within {@link #PROBE_SHARE} of its
-   * training. A later probe gets that share of the training projected to the next probe (the
-   * {@code trainedSeconds} so far plus R stages as long as the last one, {@code lastStageSeconds},
-   * or the {@code stagesLeft} if fewer), less what the probes already took ({@link #probesMs}): a
-   * probe that overran (the first, or one whose pairs' fixed messages outlast a small budget) is paid
-   * back by the next ones. Before the first plan (or with nothing measured, or R = 0) no stage time
-   * is known: then {@link #FIRST_PROBE_MS_PER_ROUND} per probe round, about what the unsized probe
-   * cost on the two-rack testbed.
-   *
-   * <p>Two bounds. At most the share of the R stages alone, as before: credit left by cheap earlier
-   * probes is not spent in one burst (a probe with more time only grows its messages towards 4 MiB x
-   * 3, which a link's reading does not need). At least 0, and a probe at 0 still runs rather than
-   * being skipped: each pair then sends only the four messages {@link ProbeSizing#measure} always
-   * sends (two latency samples, one bandwidth message at the size the last probe settled on), one
-   * reading of every link it measures. Skipping instead would read nothing, and {@link
-   * io.dssync.schedule.ReplanRule}'s "two consecutive probes" would then have to mean probes with
-   * stages between them that measured nothing; with the floor, every probing stage (every R-th)
-   * still gives the rule its reading, so a real drop re-plans at the second probe after it as
-   * before, and one noisy single-sample reading only watches (the rule's hysteresis is made for it).
+   * training: what is left of that share ({@link #allowanceMs}), but at most the share of the R
+   * stages alone (credit left by cheap earlier probes is not spent in one burst: a probe with more
+   * time only grows its messages towards 4 MiB x 3, which a link's reading does not need), and at
+   * least 0: each pair then sends only the four messages {@link ProbeSizing#measure} always sends
+   * (two latency samples, one bandwidth message at the size the last probe settled on), one reading
+   * of every link it measures. Before the first plan (or with nothing measured, or R = 0) no stage
+   * time is known: then {@link #FIRST_PROBE_MS_PER_ROUND} per probe round, about what the unsized
+   * probe cost on the two-rack testbed.
    */
   double probeBudgetMs(double lastStageSeconds, double trainedSeconds, int stagesLeft) {
     if (plan == null || replanEvery == 0 || !(lastStageSeconds > 0)) {
       return FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(base.workers());
     }
-    double untilNextProbeMs = Math.min(replanEvery, Math.max(1, stagesLeft)) * lastStageSeconds * 1e3;
-    double cumulativeMs = PROBE_SHARE * (trainedSeconds * 1e3 + untilNextProbeMs) - probesMs;
-    return Math.max(0, Math.min(PROBE_SHARE * untilNextProbeMs, cumulativeMs));
+    double untilNextProbeMs = untilNextProbeMs(lastStageSeconds, stagesLeft);
+    return Math.max(0, Math.min(PROBE_SHARE * untilNextProbeMs,
+        allowanceMs(lastStageSeconds, trainedSeconds, stagesLeft)));
   }
 
   /**
-   * Whether stage {@code stage} (of {@code stages}) starts with a probe: the fit's first, and every
-   * R-th after it but the last stage, whose probe could plan only for stages that do not come (on
-   * the 3 x 2 testbed that probe was 443 ms, 15% of all the fit's probes).
+   * What the probes may still take: {@link #PROBE_SHARE} of the training projected to the next
+   * probe (the {@code trainedSeconds} so far plus R stages as long as the last one, or the
+   * {@code stagesLeft} if fewer) less what they already took ({@link #probesMs}). A probe that
+   * overran (the first, or one whose pairs' fixed messages outlast a small budget) is paid back.
    */
-  boolean probesAt(int stage, int firstStage, int stages) {
-    return stage == firstStage
-        || replanEvery > 0 && (stage - firstStage) % replanEvery == 0 && stage < stages - 1;
+  private double allowanceMs(double lastStageSeconds, double trainedSeconds, int stagesLeft) {
+    return PROBE_SHARE * (trainedSeconds * 1e3 + untilNextProbeMs(lastStageSeconds, stagesLeft)) - probesMs;
+  }
+
+  private double untilNextProbeMs(double lastStageSeconds, int stagesLeft) {
+    return Math.min(replanEvery, Math.max(1, stagesLeft)) * lastStageSeconds * 1e3;
+  }
+
+  /**
+   * Whether stage {@code stage} (of {@code stages}) starts with a probe. The fit's first stage does.
+   * A later probe is due R stages after the last one, never in the fit's last stage (its plan could
+   * apply to no stage; on the 3 x 2 testbed that probe was 443 ms, 15% of all the fit's probes), and
+   * runs at the first due stage where its expected cost ({@link #expectedProbeMs}) fits what is left
+   * of the probes' share ({@link #allowanceMs}). Even at a budget of 0 a probe costs its pairs' fixed
+   * messages (200-300 ms per round on the 3 x 2 testbed, where several JVMs share 2 cores): run every
+   * R stages regardless, those took the fit's probes to 2.4-3.2% of its training. Deferred, they keep
+   * within the share; the re-plan rule's "two probes in a row" then spans more stages, as many as
+   * the share needs.
+   */
+  boolean probesAt(int stage, int firstStage, int stages, double lastStageSeconds, double trainedSeconds) {
+    boolean probe = stage == firstStage
+        || replanEvery > 0 && stage < stages - 1 && stage - lastProbeStage >= replanEvery
+            && expectedProbeMs() <= allowanceMs(lastStageSeconds, trainedSeconds, stages - stage);
+    if (probe) {
+      lastProbeStage = stage;
+    }
+    return probe;
+  }
+
+  /**
+   * What the next later probe should cost: the last probe's time per round times the rounds the next
+   * one runs with the ranks where the plan measured them; 0 before anything was measured.
+   */
+  double expectedProbeMs() {
+    if (plan == null || Double.isNaN(msPerRound)) {
+      return 0;
+    }
+    return msPerRound * probeScope(plan.spec().workers()).rounds(plan.measured().hosts()).length;
   }
 
   /** The schedule plan for {@code size} workers. */
@@ -174,6 +204,7 @@ final class AutoSchedule {
     }
     probesMs += probeMs;
     int rounds = byRank.stream().mapToInt(r -> r.links().rounds()).min().orElse(0);
+    msPerRound = rounds > 0 ? probeMs / rounds : msPerRound;
     boolean partial = rounds < ProbeRounds.rounds(n);
     settledFloats = settled(byRank, probeStartFloats(n));
     LinkMeasurements measured = new LinkMeasurements(hosts, latency, paired(bandwidth));

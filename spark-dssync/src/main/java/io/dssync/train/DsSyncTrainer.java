@@ -156,9 +156,10 @@ public final class DsSyncTrainer {
         long end = Math.min(totalSteps, first + k);
         pool.fitToSlots(first);
         long t0 = System.nanoTime();
-        boolean probe = auto != null && auto.probesAt(stage, firstStage, stages);
-        double probeBudgetMs = probe ? auto.probeBudgetMs(history.isEmpty() ? Double.NaN
-            : history.get(history.size() - 1).wallSeconds(), (t0 - started) / 1e9, stages - stage) : 0;
+        double lastStageSeconds = history.isEmpty() ? Double.NaN : history.get(history.size() - 1).wallSeconds();
+        double trainedSeconds = (t0 - started) / 1e9;
+        boolean probe = auto != null && auto.probesAt(stage, firstStage, stages, lastStageSeconds, trainedSeconds);
+        double probeBudgetMs = probe ? auto.probeBudgetMs(lastStageSeconds, trainedSeconds, stages - stage) : 0;
         StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe, probeBudgetMs);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<WorkerResult> results = done.results();

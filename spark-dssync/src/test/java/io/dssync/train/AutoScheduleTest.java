@@ -122,12 +122,43 @@ class AutoScheduleTest {
   @Test
   void theFirstStageAndEveryRthProbeButNeverALaterProbeInTheLastStage() {
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
-    List<Integer> probing = IntStream.range(0, 16).filter(s -> auto.probesAt(s, 0, 16)).boxed()
+    // Nothing measured yet, so nothing to afford: only the schedule decides.
+    List<Integer> probing = IntStream.range(0, 16).filter(s -> auto.probesAt(s, 0, 16, 8, 8.0 * s)).boxed()
         .toList();
     assertEquals(List.of(0, 3, 6, 9, 12), probing, "stage 15 is the last: its probe could plan for nothing");
-    assertEquals(List.of(2, 5), IntStream.range(2, 7).filter(s -> auto.probesAt(s, 2, 7)).boxed()
-        .toList(), "counted from the stage the fit resumed at; a one-stage fit still gets its first probe");
-    assertTrue(auto.probesAt(0, 0, 1));
+    AutoSchedule resumed = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
+    assertEquals(List.of(2, 5), IntStream.range(2, 7).filter(s -> resumed.probesAt(s, 2, 7, 8, 8.0 * s)).boxed()
+        .toList(), "counted from the stage the fit resumed at");
+    AutoSchedule single = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
+    assertTrue(single.probesAt(0, 0, 1, Double.NaN, 0), "a one-stage fit still gets its first probe");
+  }
+
+  @Test
+  void laterProbesWaitUntilTheShareCanPayForThemSoAllProbesStayWithinTwoPercent() {
+    // The 3 x 2 testbed's fit: 16 stages of 7.5 s (evaluation included), R = 3, a first probe of
+    // 1,250 ms over 5 rounds, later probes of 400 ms whatever their budget (their fixed messages).
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 6, 2, 1, 0, 42), 3);
+    LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
+    double trained = 0;
+    double lastStage = Double.NaN;
+    List<Integer> probing = new ArrayList<>();
+    for (int stage = 0; stage < 16; stage++) {
+      double probeMs = 0;
+      if (auto.probesAt(stage, 0, 16, lastStage, trained)) {
+        probing.add(stage);
+        probeMs = stage == 0 ? 1250 : 400;
+      }
+      lastStage = 7.5 + probeMs / 1e3;
+      trained += lastStage;
+      if (probeMs > 0) {
+        int rounds = stage == 0 ? 5 : 2;
+        auto.update(results(links, new int[6][6], probeMs, rounds), 160, MODEL_BYTES, lastStage, trained, stage);
+      }
+    }
+    assertTrue(probing.size() >= 3, "later probes still run: " + probing);
+    assertTrue(auto.probesMs() <= 0.02 * trained * 1e3, auto.probesMs() + " ms of " + trained + " s, " + probing);
+    // Every R stages regardless (0, 3, 6, 9, 12) the same probes would take 2,850 ms, 2.3%.
+    assertTrue(probing.size() < 5, "some due probes waited: " + probing);
   }
 
   @Test
