@@ -247,8 +247,13 @@ final class HostSignals implements AutoCloseable {
       }
       lander.land(notice);
       MessageId id = notice.header().id();
-      write(c, frame(ACK, 8 + 4 * 4).putLong(id.step()).putInt(id.round()).putInt(id.phase()).putInt(id.chunk())
-          .putInt(id.part()).flip());
+      try {
+        write(c, frame(ACK, 8 + 4 * 4).putLong(id.step()).putInt(id.round()).putInt(id.phase()).putInt(id.chunk())
+            .putInt(id.part()).flip());
+      } catch (IOException e) {
+        // The sender is gone (its task ended or failed): nobody needs the answer, and the part landed.
+        end(c);
+      }
     } else if (kind == ACK && c.peer >= 0 && toReader[c.peer] == c) {
       MessageId id = new MessageId(body.getLong(), body.getInt(), body.getInt(), body.getInt(), body.getInt());
       Pending p = c.unacknowledged.poll();
