@@ -99,25 +99,49 @@ final class HostSignals implements AutoCloseable {
 
   /**
    * Tells {@code reader} (listening in {@code readerFolder}, with inbox {@code readerInbox}) that
-   * {@code notice}'s part waits for it; {@code acknowledged} hears when the reader has landed it,
-   * or that the reader went away first.
+   * {@code notice}'s part waits for it; {@code acknowledged} hears when the reader has landed it.
+   *
+   * <p>A reader that cannot be reached (its task ended and its folder is gone, or it closed its
+   * socket, or left it full for the write timeout) is not an error here: if its task failed, the
+   * stage fails with that task's own error and Spark kills this one, rather than with this
+   * consequence of it; if not, the part stays unacknowledged and {@code close} names the reader at
+   * its deadline.
    */
   void notice(int reader, String readerFolder, String readerInbox, SharedPartNotice notice,
-      RpcResponseCallback acknowledged) throws IOException {
+      RpcResponseCallback acknowledged) {
     Connection c = toReader[reader];
     if (c == null) {
-      SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socketIn(readerFolder)));
-      c = register(channel, reader);
+      c = connect(reader, readerFolder, readerInbox);
       toReader[reader] = c;
+    }
+    c.unacknowledged.add(new Pending(notice.header().id(), acknowledged));
+    if (!c.ended) {
+      ByteBuffer body = notice.encode(); // starts with its kind byte, NOTICE
+      try {
+        write(c, ByteBuffer.allocate(4 + body.remaining()).putInt(body.remaining()).put(body).flip());
+      } catch (IOException e) {
+        end(c);
+      }
+    }
+  }
+
+  /** A connection to {@code reader} that has introduced this task, or an ended one when it cannot be reached. */
+  private Connection connect(int reader, String readerFolder, String readerInbox) {
+    Connection c = null;
+    try {
+      c = register(SocketChannel.open(UnixDomainSocketAddress.of(socketIn(readerFolder))), reader);
       byte[] inbox = readerInbox.getBytes(StandardCharsets.UTF_8);
       write(c, frame(HELLO, 4 + 4 + inbox.length).putInt(rank).putInt(inbox.length).put(inbox).flip());
+      return c;
+    } catch (IOException e) {
+      if (c == null) {
+        c = new Connection(null, reader);
+        c.ended = true;
+      } else {
+        end(c);
+      }
+      return c;
     }
-    if (c.ended) {
-      throw new IOException("rank " + reader + " closed its end of the notice socket");
-    }
-    ByteBuffer body = notice.encode(); // starts with its kind byte, NOTICE
-    c.unacknowledged.add(new Pending(notice.header().id(), acknowledged));
-    write(c, ByteBuffer.allocate(4 + body.remaining()).putInt(body.remaining()).put(body).flip());
   }
 
   /** Acknowledgements not received yet, over all readers. */
@@ -266,16 +290,17 @@ final class HostSignals implements AutoCloseable {
     }
   }
 
-  /** The peer closed its end (it finished its stage, or died): parts sent to it were not all acknowledged. */
+  /**
+   * The peer closed its end (it finished its stage, or died). Parts sent to it and not acknowledged
+   * stay so ({@link #notice} says why that is not an error here).
+   */
   private void end(Connection c) {
     c.ended = true;
-    c.channel.keyFor(selector).cancel();
-    closeQuietly(c.channel);
-    Pending p;
-    while ((p = c.unacknowledged.poll()) != null) {
-      p.callback.onFailure(new IOException("rank " + c.peer + " closed its notice socket before acknowledging "
-          + p.id.describe()));
+    SelectionKey key = c.channel.keyFor(selector);
+    if (key != null) {
+      key.cancel();
     }
+    closeQuietly(c.channel);
   }
 
   /** Writes the whole frame; a reader that leaves its socket full until the deadline is an error. */

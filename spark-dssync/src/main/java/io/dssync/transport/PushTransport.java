@@ -435,13 +435,8 @@ public final class PushTransport implements Transport {
   private void notifyShared(int reader, MessageId id, Outgoing.Encoded shared, int length) {
     SharedPartNotice notice = new SharedPartNotice(new PartHeader(peers[reader].inboxId(), rank, id, length),
         shared.shared.file());
-    try {
-      signals.notice(reader, peers[reader].sharedFolder(), peers[reader].inboxId(), notice,
-          outgoing.sent(shared, reader, id));
-    } catch (IOException | RuntimeException e) {
-      failed = true;
-      throw Errors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
-    }
+    signals.notice(reader, peers[reader].sharedFolder(), peers[reader].inboxId(), notice,
+        outgoing.sent(shared, reader, id));
   }
 
   /** {@link HostSignals#pump} for this task: a peer that sent something malformed fails the transport, named. */

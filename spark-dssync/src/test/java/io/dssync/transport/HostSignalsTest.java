@@ -80,18 +80,26 @@ class HostSignalsTest {
     }
   }
 
+  /**
+   * A reader that is gone (it closed its socket unread, or its folder is no more) does not fail the
+   * sender: the stage fails with the reader's own error, and the parts stay unacknowledged, which
+   * close() reports at its deadline.
+   */
   @Test
-  void partsAReaderNeverAcknowledgedFailWhenItsSocketCloses() throws Exception {
+  void aReaderThatIsGoneLeavesItsPartsUnacknowledgedWithoutFailingTheSender() throws Exception {
     try (HostSignals sender = listen("r1", 1, "inbox-1", n -> { })) {
       Acks acks = new Acks();
       HostSignals reader = listen("r0", 0, "inbox-0", n -> { });
       sender.notice(0, dir.resolve("r0").toString(), "inbox-0", notice("inbox-0", 1, 0), acks);
       reader.close(); // without reading the notice
-      pumpUntil(sender, () -> !acks.failed.isEmpty());
+      for (int i = 0; i < 5; i++) {
+        sender.pump(TimeUnit.MILLISECONDS.toNanos(20));
+      }
+      sender.notice(0, dir.resolve("r0").toString(), "inbox-0", notice("inbox-0", 1, 1), acks);
+      sender.notice(2, dir.resolve("no-such-folder").toString(), "inbox-2", notice("inbox-2", 1, 2), acks);
+      assertEquals(3, sender.unacknowledged());
       assertEquals(0, acks.succeeded);
-      assertTrue(acks.failed.get(0).getMessage().contains("rank 0 closed its notice socket before acknowledging"),
-          acks.failed.get(0).getMessage());
-      assertEquals(0, sender.unacknowledged(), "nothing is left waiting for an answer that cannot come");
+      assertTrue(acks.failed.isEmpty(), acks.failed.toString());
     }
   }
 
