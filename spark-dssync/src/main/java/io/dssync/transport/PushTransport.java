@@ -341,11 +341,8 @@ public final class PushTransport implements Transport {
         long deadline = System.nanoTime() + closeTimeout.toNanos();
         if (signals != null) {
           // Same-host readers' acknowledgements come only as this thread reads them.
-          while (signals.unacknowledged() > 0 && System.nanoTime() < deadline) {
-            pumpSignals(Math.min(deadline - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(TaskWaits.POLL_MS)),
-                lastStep);
-            task.killTaskIfInterrupted();
-          }
+          TaskWaits.pumpUntil(wait -> pumpSignals(wait, lastStep), () -> signals.unacknowledged() == 0, deadline,
+              task);
         }
         Outgoing.Failure missing = outgoing.awaitAcknowledged(deadline, task);
         if (missing != null) {
