@@ -60,6 +60,7 @@ public final class DsSyncTrainer {
   private ProgressListener progress = ProgressListener.printing();
   /** The auto schedule's state during a fit with --schedule auto, else null. */
   private AutoSchedule auto;
+  private final List<Integer> startFetches = new ArrayList<>();
 
   public DsSyncTrainer(SparkSession spark, TrainerConfig config) {
     this.spark = spark;
@@ -67,6 +68,11 @@ public final class DsSyncTrainer {
   }
 
   /** The last fit's auto schedule state (its plan and measurements), or null when it ran another schedule. */
+  /** Per stage of the last fit: how many workers fetched their start state from the driver's broadcast. */
+  List<Integer> startFetches() {
+    return List.copyOf(startFetches);
+  }
+
   AutoSchedule autoSchedule() {
     return auto;
   }
@@ -141,6 +147,9 @@ public final class DsSyncTrainer {
     long started = System.nanoTime();
     try (pool; ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
       ConsensusState consensus = initialState(driverReplica);
+      // The stage attempt whose end produced the consensus; null while only the driver has it.
+      String consensusFrom = null;
+      startFetches.clear();
       int firstStage = 0;
       long resumedAtStep = -1;
       Checkpoint resumed = resume(totalSteps, consensus);
@@ -161,10 +170,16 @@ public final class DsSyncTrainer {
         double trainedSeconds = history.stream().mapToDouble(StageMetrics::wallSeconds).sum();
         boolean probe = auto != null && auto.probesAt(stage, firstStage, stages, lastStageSeconds, trainedSeconds);
         double probeBudgetMs = probe ? auto.probeBudgetMs(lastStageSeconds, trainedSeconds, stages - stage) : 0;
-        StageAttempt done = runWithRetries(run, stage, first, end, consensus, history, probe, probeBudgetMs);
+        StageAttempt done = runWithRetries(run, stage, first, end, consensus, consensusFrom, history, probe,
+            probeBudgetMs);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<WorkerResult> results = done.results();
         consensus = results.stream().filter(r -> r.consensus() != null).findFirst().orElseThrow().consensus();
+        consensusFrom = done.work().runId();
+        int fetched = (int) results.stream().filter(WorkerResult::fetchedStart).count();
+        startFetches.add(fetched);
+        LOG.debug("dssync stage {}: {} of {} workers fetched the start state from the driver", stage + 1, fetched,
+            results.size());
         boolean evaluate = data.test() != null && ((stage + 1) % config.get(TrainerConfig.EVAL_EVERY) == 0
             || stage == stages - 1);
         Evaluation eval = evaluate ? evaluate(driverReplica, consensus, data.test()) : null;
@@ -226,7 +241,7 @@ public final class DsSyncTrainer {
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
 
   private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
-      List<StageMetrics> history, boolean probe, double probeBudgetMs) {
+      String consensusFrom, List<StageMetrics> history, boolean probe, double probeBudgetMs) {
     int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
     long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
     for (int attempt = 1; ; attempt++) {
@@ -238,7 +253,7 @@ public final class DsSyncTrainer {
           probe ? auto.probeScope(run.pool().size()) : null);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
-        return new StageAttempt(work, runStage(run, work, fault, consensus, history));
+        return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));
       } catch (DsSyncException e) {
         if (!retryable(e.kind())) {
           throw e;
@@ -262,16 +277,19 @@ public final class DsSyncTrainer {
   }
 
   private List<WorkerResult> runStage(Run run, StageWork work, TestFault fault, ConsensusState consensus,
-      List<StageMetrics> history) {
+      String consensusFrom, List<StageMetrics> history) {
     SparkContext sc = run.jsc().sc();
     // A description, never a job group: notebooks such as Zeppelin own the job group.
     sc.setJobDescription(String.format("dssync stage %d: steps %d-%d, %s g=%d, %d workers",
         work.stage() + 1, work.firstStep(), work.endStep() - 1, config.get(TrainerConfig.SCHEDULE),
         config.groupSize(), run.pool().size()));
+    // Executors fetch the broadcast only when they do not hold the consensus themselves.
     Broadcast<ConsensusState> start = run.jsc().broadcast(consensus);
+    StageStart from = new StageStart(start, run.runId(), consensusFrom, work.firstStep(),
+        consensusFrom == null ? 0 : consensus.fingerprint());
     try {
       JavaFutureAction<List<WorkerResult>> job = run.pool().shards().rdd().barrier()
-          .mapPartitions(FaultInjectingTask.orPlain(work, start, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
+          .mapPartitions(FaultInjectingTask.orPlain(work, from, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
           .toJavaRDD().collectAsync();
       return awaitStage(job, run.pool());
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala

@@ -1,7 +1,5 @@
 package io.dssync.train;
 
-import org.apache.spark.broadcast.Broadcast;
-
 /**
  * A worker task that fails on purpose where {@link TestFault} says, for the reliability tests.
  * Production stages run a plain {@link WorkerTask}: the fault is not a field of every task.
@@ -9,13 +7,13 @@ import org.apache.spark.broadcast.Broadcast;
 final class FaultInjectingTask extends WorkerTask {
   private final TestFault fault;
 
-  private FaultInjectingTask(StageWork work, Broadcast<ConsensusState> start, TestFault fault) {
+  private FaultInjectingTask(StageWork work, StageStart start, TestFault fault) {
     super(work, start);
     this.fault = fault;
   }
 
   /** The task for a stage: a plain one unless a test fault is set for it. */
-  static WorkerTask orPlain(StageWork work, Broadcast<ConsensusState> start, TestFault fault) {
+  static WorkerTask orPlain(StageWork work, StageStart start, TestFault fault) {
     return fault == TestFault.NONE ? new WorkerTask(work, start) : new FaultInjectingTask(work, start, fault);
   }
 

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.Iterator;
 import org.apache.spark.BarrierTaskContext;
-import org.apache.spark.broadcast.Broadcast;
 import scala.runtime.AbstractFunction1;
 
 /**
@@ -31,9 +30,9 @@ class WorkerTask
   static final int ROUND_FINAL_OPTIMIZER = 2;
 
   private final StageWork work;
-  private final Broadcast<ConsensusState> start;
+  private final StageStart start;
 
-  WorkerTask(StageWork work, Broadcast<ConsensusState> start) {
+  WorkerTask(StageWork work, StageStart start) {
     this.work = work;
     this.start = start;
   }
@@ -58,9 +57,10 @@ class WorkerTask
           ? LinkProbe.run(transport, hosts.length, hosts[transport.rank()], work.firstStep(), work.probeBudgetMs(),
               work.probeStartFloats() == null ? null : work.probeStartFloats()[transport.rank()],
               work.probeScope().rounds(hosts), timeout) : null;
+      StageStart.Resolved from = start.resolve();
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
-          shard, start.value(), replica, transport, new GroupAllReduce(transport, timeout), schedule);
-      WorkerResult result = links == null ? trained : withLinks(trained, links);
+          shard, from.consensus(), replica, transport, new GroupAllReduce(transport, timeout), schedule);
+      WorkerResult result = with(trained, links, from.fetched());
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
       return scala.jdk.javaapi.CollectionConverters.asScala(out);
     }
@@ -130,10 +130,13 @@ class WorkerTask
     float[] optimizer = new float[replica.optimizerStateSize()];
     replica.readOptimizerState(optimizer);
     average(allReduce, everyone, racks, optimizer, lastStep, ROUND_FINAL_OPTIMIZER);
-    ConsensusState consensus = rank == 0
-        ? new ConsensusState(state, optimizer, replica.optimizerSteps()) : null;
+    ConsensusState consensus = new ConsensusState(state, optimizer, replica.optimizerSteps());
+    if (start != null) {
+      ConsensusCopies.keep(start.fitId(), work.runId(), work.endStep(), consensus);
+    }
+    // Only rank 0 ships the consensus to the driver: every rank holds the same floats.
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
-        distance, consensus);
+        distance, rank == 0 ? consensus : null);
   }
 
   /** Averages {@code group}: in two levels over {@code racks} when the schedule gave them, else in one. */
@@ -146,9 +149,9 @@ class WorkerTask
     }
   }
 
-  private static WorkerResult withLinks(WorkerResult r, LinkSample links) {
+  private static WorkerResult with(WorkerResult r, LinkSample links, boolean fetchedStart) {
     return new WorkerResult(r.rank(), r.executorId(), r.loss(), r.computeMs(), r.syncMs(), r.waitMs(), r.transferMs(),
-        r.bytesSent(), r.consensusDistance(), r.consensus(), links);
+        r.bytesSent(), r.consensusDistance(), r.consensus(), links, fetchedStart);
   }
 
   /** Euclidean distance between this replica and the consensus, before the stage-end average. */

@@ -46,7 +46,7 @@ class KryoRegistrationTest {
         new WorkerResult(0, "exec-1", new float[] {0.5f}, new float[] {1f}, new float[] {2f}, new float[] {3f},
             new float[] {4f}, new long[] {99}, 0.125, new ConsensusState(new float[] {9f}, new float[0], 3)),
         new WorkerResult(1, "exec-2", new float[0], new float[0], new float[0], new float[0], new float[0],
-            new long[0], 0, null)};
+            new long[0], 0, null, null, true)};
     WorkerResult[] back = roundTrip(strictKryo(true), results, WorkerResult[].class);
     assertEquals(2, back.length);
     assertEquals("exec-1", back[0].executorId());
@@ -54,6 +54,8 @@ class KryoRegistrationTest {
     assertArrayEquals(new float[] {9f}, back[0].consensus().state());
     assertEquals(3, back[0].consensus().optimizerSteps());
     assertEquals(null, back[1].consensus());
+    assertEquals(false, back[0].fetchedStart());
+    assertEquals(true, back[1].fetchedStart());
   }
 
   @Test

@@ -61,7 +61,7 @@ class AutoScheduleTest {
       LinkSample sample = new LinkSample(links.hosts()[r], links.latencyMs()[r], links.bandwidthMBps()[r],
           floats[r], rounds, probeMs);
       out.add(new WorkerResult(r, "exec" + r, new float[0], new float[0], new float[0], new float[0], new float[0],
-          new long[0], 0, null, sample));
+          new long[0], 0, null, sample, false));
     }
     return out;
   }

@@ -116,6 +116,25 @@ class DsSyncTrainerClusterTest {
   }
 
   @Test
+  void stagesAfterTheFirstStartFromTheExecutorsCopyOfTheConsensusWithoutFetchingTheDriversBroadcast() {
+    DatasetSplits data = TestData.fashionMnist(1_536, 200);
+    TrainerConfig config = quick()
+        .set(TrainerConfig.WORKERS, 4)
+        .set(TrainerConfig.SCHEDULE, "random")
+        .set(TrainerConfig.GROUP_SIZE, 2)
+        .set(TrainerConfig.MODEL, "mlp")
+        .set(TrainerConfig.EPOCHS, 1)
+        .set(TrainerConfig.BATCH_SIZE, 32)
+        .set(TrainerConfig.STEPS_PER_STAGE, 4)
+        .build();
+    DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
+    TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));
+    assertEquals(3, result.history().size(), "12 steps in stages of 4");
+    // Stage 1 starts from the driver's initial model; later stages from what the executors averaged.
+    assertEquals(List.of(4, 0, 0), trainer.startFetches());
+  }
+
+  @Test
   void oneWorkerOnSparkEqualsSingleProcessTrainingAcrossStages() {
     DatasetSplits data = TestData.fashionMnist(200, 50);
     TrainerConfig config = quick()
