@@ -4,6 +4,7 @@ import java.lang.ref.SoftReference;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The stage-end consensus each executor JVM keeps for the next stage. After the stage-end global
@@ -35,7 +36,7 @@ final class ConsensusCopies {
    * of fit {@code fitId}, replacing the fit's earlier copy. Ranks of one attempt in the same JVM hold
    * the same values, so the first to arrive keeps its copy and the others keep nothing.
    */
-  static void keep(String fitId, String attemptRunId, long step, ConsensusState consensus) {
+  static void keep(String fitId, String attemptRunId, long step, Supplier<ConsensusState> consensus) {
     synchronized (COPIES) {
       Copy held = COPIES.get(fitId);
       if (held != null && held.attemptRunId().equals(attemptRunId) && held.step() == step
@@ -43,8 +44,9 @@ final class ConsensusCopies {
         return;
       }
     }
-    // Outside the lock: the digest reads every float once (about a millisecond per million).
-    Copy copy = new Copy(attemptRunId, step, consensus.fingerprint(), new SoftReference<>(consensus));
+    // Outside the lock: the copy and the digest read every float once (about a millisecond per million).
+    ConsensusState kept = consensus.get();
+    Copy copy = new Copy(attemptRunId, step, kept.fingerprint(), new SoftReference<>(kept));
     synchronized (COPIES) {
       COPIES.put(fitId, copy);
     }

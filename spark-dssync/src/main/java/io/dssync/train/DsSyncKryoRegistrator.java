@@ -27,7 +27,7 @@ import org.apache.spark.serializer.KryoRegistrator;
 public final class DsSyncKryoRegistrator implements KryoRegistrator {
   /** Our records that Spark serializes: shuffle and cache (shards), broadcast and results (stages). */
   static final List<Class<? extends Record>> RECORDS = Stream.concat(
-      Stream.of(LabeledArrays.class, ConsensusState.class, WorkerResult.class, LinkSample.class, TrainedModel.class, ModelSpec.class,
+      Stream.of(LabeledArrays.class, ConsensusState.class, ConsensusPart.class, WorkerResult.class, LinkSample.class, TrainedModel.class, ModelSpec.class,
           Evaluation.class),
       ShardedData.SERIALIZED_RECORDS.stream()).toList();
 

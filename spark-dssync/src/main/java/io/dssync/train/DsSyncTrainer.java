@@ -174,7 +174,7 @@ public final class DsSyncTrainer {
             probeBudgetMs);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<WorkerResult> results = done.results();
-        consensus = results.stream().filter(r -> r.consensus() != null).findFirst().orElseThrow().consensus();
+        consensus = ConsensusPart.assemble(results.stream().map(WorkerResult::consensus).toList());
         consensusFrom = done.work().runId();
         int fetched = (int) results.stream().filter(WorkerResult::fetchedStart).count();
         startFetches.add(fetched);

@@ -4,7 +4,7 @@ import java.io.Serializable;
 
 /**
  * What one worker reports at the end of a stage. Per-step arrays are indexed by step - firstStep.
- * Only rank 0 carries the consensus (all ranks hold the same values after the stage-end average);
+ * Each rank carries its 1/N of the consensus (all ranks hold the same values after the stage-end average);
  * {@code links} is set when the stage probed the links (auto schedule), else null;
  * {@code fetchedStart} tells whether the worker fetched the stage's start from the driver's broadcast
  * instead of using its executor's copy ({@link ConsensusCopies}).
@@ -19,13 +19,13 @@ public record WorkerResult(
     float[] transferMs,
     long[] bytesSent,
     double consensusDistance,
-    ConsensusState consensus,
+    ConsensusPart consensus,
     LinkSample links,
     boolean fetchedStart)
     implements Serializable {
   /** A result without link measurements (the stage did not probe). */
   public WorkerResult(int rank, String executorId, float[] loss, float[] computeMs, float[] syncMs, float[] waitMs,
-      float[] transferMs, long[] bytesSent, double consensusDistance, ConsensusState consensus) {
+      float[] transferMs, long[] bytesSent, double consensusDistance, ConsensusPart consensus) {
     this(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytesSent, consensusDistance, consensus,
         null, false);
   }

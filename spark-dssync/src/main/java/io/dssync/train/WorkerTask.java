@@ -130,14 +130,14 @@ class WorkerTask
     System.arraycopy(optimizer, 0, both, state.length, optimizer.length);
     average(allReduce, everyone, schedule.racksForGlobalAverage(), both, lastStep, ROUND_FINAL);
     double distance = distance(state, both);
-    ConsensusState consensus = new ConsensusState(java.util.Arrays.copyOf(both, state.length),
-        java.util.Arrays.copyOfRange(both, state.length, both.length), replica.optimizerSteps());
     if (start != null) {
-      ConsensusCopies.keep(start.fitId(), work.runId(), work.endStep(), consensus);
+      ConsensusCopies.keep(start.fitId(), work.runId(), work.endStep(), () -> new ConsensusState(
+          java.util.Arrays.copyOf(both, state.length), java.util.Arrays.copyOfRange(both, state.length, both.length),
+          replica.optimizerSteps()));
     }
-    // Only rank 0 ships the consensus to the driver: every rank holds the same floats.
+    // Every rank holds the same floats; each ships its 1/N of them to the driver.
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
-        distance, rank == 0 ? consensus : null);
+        distance, ConsensusPart.of(rank, schedule.workers(), both, state.length, replica.optimizerSteps()));
   }
 
   /** Averages {@code group}: in two levels over {@code racks} when the schedule gave them, else in one. */

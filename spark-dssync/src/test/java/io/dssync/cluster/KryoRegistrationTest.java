@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.train.ConsensusPart;
 import io.dssync.train.ConsensusState;
 import io.dssync.train.DsSyncKryoRegistrator;
 import io.dssync.train.WorkerResult;
@@ -41,17 +42,18 @@ class KryoRegistrationTest {
 
   @Test
   void taskResultArraysWithNullFieldsRoundTrip() {
-    // collect() ships a partition's WorkerResults as an array; only rank 0 carries the consensus.
+    // collect() ships a partition's WorkerResults as an array; fields may be null (links when no probe ran).
     WorkerResult[] results = {
         new WorkerResult(0, "exec-1", new float[] {0.5f}, new float[] {1f}, new float[] {2f}, new float[] {3f},
-            new float[] {4f}, new long[] {99}, 0.125, new ConsensusState(new float[] {9f}, new float[0], 3)),
+            new float[] {4f}, new long[] {99}, 0.125, new ConsensusPart(2, new float[] {9f}, 1, 4, 3)),
         new WorkerResult(1, "exec-2", new float[0], new float[0], new float[0], new float[0], new float[0],
             new long[0], 0, null, null, true)};
     WorkerResult[] back = roundTrip(strictKryo(true), results, WorkerResult[].class);
     assertEquals(2, back.length);
     assertEquals("exec-1", back[0].executorId());
     assertArrayEquals(new long[] {99}, back[0].bytesSent());
-    assertArrayEquals(new float[] {9f}, back[0].consensus().state());
+    assertArrayEquals(new float[] {9f}, back[0].consensus().values());
+    assertEquals(2, back[0].consensus().offset());
     assertEquals(3, back[0].consensus().optimizerSteps());
     assertEquals(null, back[1].consensus());
     assertEquals(false, back[0].fetchedStart());

@@ -25,14 +25,14 @@ class ConsensusCopiesTest {
   @Test
   void aKeptConsensusIsFoundForTheStageThatStartsWhereItEnded() {
     ConsensusState c = consensus(1f);
-    ConsensusCopies.keep("fit", "fit", 8, c);
+    ConsensusCopies.keep("fit", "fit", 8, () -> c);
     assertSame(c, ConsensusCopies.find(start("fit", "fit", 8, c)).orElseThrow());
   }
 
   @Test
   void aCopyFromAnotherAttemptStepOrFitIsNotUsed() {
     ConsensusState c = consensus(1f);
-    ConsensusCopies.keep("fit", "fit.a2", 8, c);
+    ConsensusCopies.keep("fit", "fit.a2", 8, () -> c);
     assertTrue(ConsensusCopies.find(start("fit", "fit", 8, c)).isEmpty(), "another attempt of the stage");
     assertTrue(ConsensusCopies.find(start("fit", "fit.a2", 16, c)).isEmpty(), "another stage end");
     assertTrue(ConsensusCopies.find(start("other", "fit.a2", 8, c)).isEmpty(), "another fit");
@@ -40,7 +40,7 @@ class ConsensusCopiesTest {
 
   @Test
   void aCopyWhoseValuesDifferFromTheDriversIsNotUsed() {
-    ConsensusCopies.keep("fit", "fit", 8, consensus(1f));
+    ConsensusCopies.keep("fit", "fit", 8, () -> consensus(1f));
     assertTrue(ConsensusCopies.find(start("fit", "fit", 8, consensus(1.0000001f))).isEmpty());
   }
 
@@ -48,11 +48,11 @@ class ConsensusCopiesTest {
   void theFirstRankOfAnAttemptKeepsItsCopyAndALaterStageEndReplacesIt() {
     ConsensusState rank0 = consensus(1f);
     ConsensusState rank1 = consensus(1f);
-    ConsensusCopies.keep("fit", "fit", 8, rank0);
-    ConsensusCopies.keep("fit", "fit", 8, rank1);
+    ConsensusCopies.keep("fit", "fit", 8, () -> rank0);
+    ConsensusCopies.keep("fit", "fit", 8, () -> rank1);
     assertSame(rank0, ConsensusCopies.find(start("fit", "fit", 8, rank0)).orElseThrow());
     ConsensusState later = consensus(4f);
-    ConsensusCopies.keep("fit", "fit", 16, later);
+    ConsensusCopies.keep("fit", "fit", 16, () -> later);
     assertTrue(ConsensusCopies.find(start("fit", "fit", 8, rank0)).isEmpty(), "one copy per fit");
     assertSame(later, ConsensusCopies.find(start("fit", "fit", 16, later)).orElseThrow());
   }
@@ -61,7 +61,7 @@ class ConsensusCopiesTest {
   void onlyTheMostRecentlyUsedFitsKeepCopies() {
     ConsensusState c = consensus(1f);
     for (int fit = 0; fit <= ConsensusCopies.FITS; fit++) {
-      ConsensusCopies.keep("fit" + fit, "a", 8, c);
+      ConsensusCopies.keep("fit" + fit, "a", 8, () -> c);
     }
     assertTrue(ConsensusCopies.find(start("fit0", "a", 8, c)).isEmpty(), "the oldest fit's copy is dropped");
     assertTrue(ConsensusCopies.find(start("fit" + ConsensusCopies.FITS, "a", 8, c)).isPresent());

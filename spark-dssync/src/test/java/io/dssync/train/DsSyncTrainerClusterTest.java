@@ -84,17 +84,22 @@ class DsSyncTrainerClusterTest {
     assertTrue(result.history().stream().allMatch(m -> m.bytesSentPerStep() > 0), "groups exchanged bytes");
   }
 
-  @Test
-  void autoProbesTheLinksBetweenExecutorJvmsAndPlansFromThem() {
-    DatasetSplits data = TestData.fashionMnist(1_536, 200);
-    TrainerConfig config = quick()
+  /** Four workers training an MLP for one epoch of 1,536 examples: 12 steps in three stages of 4. */
+  private static TrainerConfig.Builder threeShortStages() {
+    return quick()
         .set(TrainerConfig.WORKERS, 4)
-        .set(TrainerConfig.SCHEDULE, "auto")
-        .set(TrainerConfig.REPLAN_EVERY, 1)
         .set(TrainerConfig.MODEL, "mlp")
         .set(TrainerConfig.EPOCHS, 1)
         .set(TrainerConfig.BATCH_SIZE, 32)
-        .set(TrainerConfig.STEPS_PER_STAGE, 4)
+        .set(TrainerConfig.STEPS_PER_STAGE, 4);
+  }
+
+  @Test
+  void autoProbesTheLinksBetweenExecutorJvmsAndPlansFromThem() {
+    DatasetSplits data = TestData.fashionMnist(1_536, 200);
+    TrainerConfig config = threeShortStages()
+        .set(TrainerConfig.SCHEDULE, "auto")
+        .set(TrainerConfig.REPLAN_EVERY, 1)
         .build();
     DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
     TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));
@@ -118,14 +123,9 @@ class DsSyncTrainerClusterTest {
   @Test
   void stagesAfterTheFirstStartFromTheExecutorsCopyOfTheConsensusWithoutFetchingTheDriversBroadcast() {
     DatasetSplits data = TestData.fashionMnist(1_536, 200);
-    TrainerConfig config = quick()
-        .set(TrainerConfig.WORKERS, 4)
+    TrainerConfig config = threeShortStages()
         .set(TrainerConfig.SCHEDULE, "random")
         .set(TrainerConfig.GROUP_SIZE, 2)
-        .set(TrainerConfig.MODEL, "mlp")
-        .set(TrainerConfig.EPOCHS, 1)
-        .set(TrainerConfig.BATCH_SIZE, 32)
-        .set(TrainerConfig.STEPS_PER_STAGE, 4)
         .build();
     DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
     TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));

@@ -121,7 +121,7 @@ class EngineInvariantsTest {
     return runEngineOn(n, Schedules.create(new ScheduleSpec(kind, n, g, 1, h, SEED)), opt);
   }
 
-  /** Runs {@code n} ranks of the real worker loop on threads and returns rank 0's consensus state. */
+  /** Runs {@code n} ranks of the real worker loop on threads and returns the consensus state their parts make. */
   private float[] runEngineOn(int n, GroupSchedule schedule, OptimizerSpec opt) throws Exception {
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000);
@@ -146,11 +146,11 @@ class EngineInvariantsTest {
         }
       }));
     }
-    WorkerResult first = futures.get(0).get(120, TimeUnit.SECONDS);
+    List<ConsensusPart> parts = new ArrayList<>();
     for (Future<WorkerResult> f : futures) {
-      f.get(120, TimeUnit.SECONDS);
+      parts.add(f.get(120, TimeUnit.SECONDS).consensus());
     }
-    return first.consensus().state();
+    return ConsensusPart.assemble(parts).state();
   }
 
   /**
