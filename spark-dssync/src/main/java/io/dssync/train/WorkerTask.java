@@ -130,7 +130,8 @@ class WorkerTask
     System.arraycopy(optimizer, 0, both, state.length, optimizer.length);
     average(allReduce, everyone, schedule.racksForGlobalAverage(), both, lastStep, ROUND_FINAL);
     double distance = distance(state, both);
-    if (start != null) {
+    // In local mode the tasks run in the driver's JVM, where the broadcast is read without a fetch.
+    if (start != null && !org.apache.spark.SparkContext$.MODULE$.DRIVER_IDENTIFIER().equals(executorId)) {
       ConsensusCopies.keep(start.fitId(), work.runId(), work.endStep(), () -> new ConsensusState(
           java.util.Arrays.copyOf(both, state.length), java.util.Arrays.copyOfRange(both, state.length, both.length),
           replica.optimizerSteps()));
