@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
@@ -28,7 +29,13 @@ import org.junit.jupiter.api.TestFactory;
  * fails nbconvert and the test. The kernel spec lives in the build folder (JUPYTER_DATA_DIR), its
  * JVM gets Spark's module flags and this test's class path. Skipped, with the reason printed,
  * only where Jupyter is not installed (CI installs it).
+ *
+ * <p>Tagged {@code cluster}: four kernel JVMs, each notebook with its own Spark session and
+ * training, take about 3 minutes on 2 cores, so {@code mvn test} leaves this class out and
+ * {@code .ci/run} runs it under {@code -Pclusters} after {@code mvn test}. The kernel's cell
+ * evaluation without Jupyter stays in {@code mvn test} (JShellKernelTest).
  */
+@Tag("cluster")
 class NotebooksExecuteTest {
   private static final String KERNEL = "dssync-java";
   private static final long CELL_TIMEOUT_S = 600;

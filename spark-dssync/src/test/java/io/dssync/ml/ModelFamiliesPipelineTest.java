@@ -85,14 +85,16 @@ class ModelFamiliesPipelineTest {
     Dataset<Row> train = categorical(affairs, affairs.splits().train());
     Dataset<Row> test = categorical(affairs, affairs.splits().test());
     List<PipelineStage> stages = new ArrayList<>();
-    String[] indexed = new String[FairAffairs.FIELD_NAMES.size()];
+    String[] names = FairAffairs.FIELD_NAMES.toArray(new String[0]);
+    String[] indexed = new String[names.length];
     for (int f = 0; f < indexed.length; f++) {
-      String name = FairAffairs.FIELD_NAMES.get(f);
-      indexed[f] = name + "_index";
-      // "keep": a category first seen in the test split gets an extra index, which the model maps
-      // to the field's unseen id.
-      stages.add(new StringIndexer().setInputCol(name).setOutputCol(indexed[f]).setHandleInvalid("keep"));
+      indexed[f] = names[f] + "_index";
     }
+    // One StringIndexer for all fields: the same labels and nominal metadata per column as one
+    // indexer per field (Spark orders each column's labels alike either way), but one fit job and
+    // one saved and loaded stage instead of one per field. "keep": a category first seen in the
+    // test split gets an extra index, which the model maps to the field's unseen id.
+    stages.add(new StringIndexer().setInputCols(names).setOutputCols(indexed).setHandleInvalid("keep"));
     stages.add(new VectorAssembler().setInputCols(indexed).setOutputCol("features"));
     stages.add(new DsSyncClassifier().setModel("deepfm").setWorkers(2).setSchedule("full").setEpochs(3)
         .setBatchSize(64).setStepsPerStage(40).setLearningRate(0.003)

@@ -31,7 +31,9 @@ import scala.runtime.BoxedUnit;
  * one task per executor and collect one result per rank. A test that needs other Spark settings
  * (for example {@code spark.authenticate}) calls {@link #session(Map)}: the shared session is
  * restarted with those settings and restarted again with the defaults by the next plain
- * {@link #session()} call, so keep such tests few.
+ * {@link #session()} call, so keep such tests few and annotate them with JUnit's {@code @Order}
+ * (a value above the default, see junit-platform.properties) so that they run after every class
+ * that uses the default session.
  *
  * <p>Needs what the surefire configuration provides: env {@code SPARK_HOME} (a folder with a
  * {@code jars/} subfolder, created here if missing) and {@code SPARK_SCALA_VERSION=2.13}, system

@@ -23,14 +23,17 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
  * The transport on a cluster with {@code spark.authenticate} and {@code
  * spark.network.crypto.enabled}: every connection that carries parts authenticates and encrypts.
  * Restarts the shared test session with these settings (the next plain {@code
- * TestSpark.session()} restores the defaults).
+ * TestSpark.session()} restores the defaults). Runs last ({@link Order}, see
+ * junit-platform.properties), so no class after it pays for that restart.
  */
+@Order(Integer.MAX_VALUE)
 class PushTransportAuthTest {
   private static final int N = TestSpark.EXECUTORS;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);

@@ -18,7 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.spark.SparkEnv;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,7 +27,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the results are the same bits either way: on {@code local[4]} (every rank in the driver JVM)
  * and on {@code local-cluster[2,2,..]} (two executor JVMs with two ranks each, so every group
  * mixes both paths). The reference is the same all-reduce over the in-memory test transport.
+ *
+ * <p>Runs after every class that uses the default shared session ({@link Order}, see
+ * junit-platform.properties), so it leaves its last session as it is instead of restarting the
+ * default one: the only class after it, {@link PushTransportAuthTest}, starts its own.
  */
+@Order(Integer.MAX_VALUE - 1)
 class PushTransportSameJvmTest {
   private static final int N = 4;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -35,11 +40,6 @@ class PushTransportSameJvmTest {
 
   /** What one rank saw: which peers shared its JVM, and its vector after the all-reduces. */
   record Outcome(String executorId, boolean[] sameJvm, float[] vector, int mismatches) implements Serializable {}
-
-  @AfterAll
-  static void restoreTheSharedCluster() {
-    TestSpark.session();
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {"local[4]", "local-cluster[2,2,1536]"})
