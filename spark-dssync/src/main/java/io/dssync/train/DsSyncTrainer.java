@@ -67,12 +67,15 @@ public final class DsSyncTrainer {
     this.config = config;
   }
 
-  /** The last fit's auto schedule state (its plan and measurements), or null when it ran another schedule. */
-  /** Per stage of the last fit: how many workers fetched their start state from the driver's broadcast. */
+  /**
+   * Per stage of the last fit: how many workers read their start state from the driver's broadcast
+   * (all of them in local mode, where that costs no fetch).
+   */
   List<Integer> startFetches() {
     return List.copyOf(startFetches);
   }
 
+  /** The last fit's auto schedule state (its plan and measurements), or null when it ran another schedule. */
   AutoSchedule autoSchedule() {
     return auto;
   }
