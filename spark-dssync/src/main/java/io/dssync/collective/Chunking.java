@@ -9,7 +9,7 @@ import java.util.Objects;
  * chunks follow each other without gaps. Every member computes the same slices from the size
  * alone, so lengths never travel. Chunks are empty when size < chunks.
  */
-final class Chunking {
+public final class Chunking {
   private Chunking() {}
 
   /** Index of the first element of chunk {@code j}. */

@@ -1,5 +1,6 @@
 package io.dssync.train;
 
+import io.dssync.collective.Chunking;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -16,13 +17,16 @@ import java.util.List;
 public record ConsensusPart(int offset, float[] values, int stateLength, int length, long optimizerSteps)
     implements Serializable {
 
-  /** Rank {@code rank}'s part of {@code stateThenOptimizer} among {@code workers} ranks. */
+  /**
+   * Rank {@code rank}'s part of {@code stateThenOptimizer} among {@code workers} ranks: its chunk by
+   * the all-reduce's slice rule ({@link Chunking}).
+   */
   static ConsensusPart of(int rank, int workers, float[] stateThenOptimizer, int stateLength, long optimizerSteps) {
     int length = stateThenOptimizer.length;
-    int from = (int) ((long) length * rank / workers);
-    int to = (int) ((long) length * (rank + 1) / workers);
-    return new ConsensusPart(from, Arrays.copyOfRange(stateThenOptimizer, from, to), stateLength, length,
-        optimizerSteps);
+    int from = Chunking.offset(length, workers, rank);
+    return new ConsensusPart(from,
+        Arrays.copyOfRange(stateThenOptimizer, from, from + Chunking.length(length, workers, rank)), stateLength,
+        length, optimizerSteps);
   }
 
   /**
@@ -53,7 +57,6 @@ public record ConsensusPart(int offset, float[] values, int stateLength, int len
     if (covered != first.length()) {
       throw new IllegalStateException("consensus parts cover " + covered + " of " + first.length() + " floats");
     }
-    return new ConsensusState(Arrays.copyOf(all, first.stateLength()),
-        Arrays.copyOfRange(all, first.stateLength(), all.length), first.optimizerSteps());
+    return ConsensusState.split(all, first.stateLength(), first.optimizerSteps());
   }
 }

@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import java.io.Serializable;
+import java.util.Arrays;
 
 /**
  * The consensus every worker starts a stage from: the same model and optimizer state everywhere,
@@ -8,6 +9,15 @@ import java.io.Serializable;
  * double-counting steps.
  */
 public record ConsensusState(float[] state, float[] optimizerState, long optimizerSteps) implements Serializable {
+  /**
+   * The consensus from one vector holding the model state ({@code stateLength} floats) followed by
+   * the optimizer state, as the stage-end all-reduce averages them.
+   */
+  static ConsensusState split(float[] stateThenOptimizer, int stateLength, long optimizerSteps) {
+    return new ConsensusState(Arrays.copyOf(stateThenOptimizer, stateLength),
+        Arrays.copyOfRange(stateThenOptimizer, stateLength, stateThenOptimizer.length), optimizerSteps);
+  }
+
   /**
    * A 64-bit digest of every bit of the state, the optimizer state and the step count. Two copies
    * with the same fingerprint are taken to be the same consensus (see {@link StageStart}).

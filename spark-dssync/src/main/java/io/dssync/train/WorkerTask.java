@@ -132,9 +132,8 @@ class WorkerTask
     double distance = distance(state, both);
     // In local mode the tasks run in the driver's JVM, where the broadcast is read without a fetch.
     if (start != null && !org.apache.spark.SparkContext$.MODULE$.DRIVER_IDENTIFIER().equals(executorId)) {
-      ConsensusCopies.keep(start.fitId(), work.runId(), work.endStep(), () -> new ConsensusState(
-          java.util.Arrays.copyOf(both, state.length), java.util.Arrays.copyOfRange(both, state.length, both.length),
-          replica.optimizerSteps()));
+      ConsensusCopies.keep(start.fitId(), work.runId(), work.endStep(),
+          () -> ConsensusState.split(both, state.length, replica.optimizerSteps()));
     }
     // Every rank holds the same floats; each ships its 1/N of them to the driver.
     return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
