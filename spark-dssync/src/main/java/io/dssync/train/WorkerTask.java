@@ -19,7 +19,8 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * The body of one barrier task: rank r trains its replica on its shard for the stage's steps,
- * averaging inside its scheduled group after every step, and averages globally at the end.
+ * averaging inside its scheduled group after every step but the last, and averages globally at the
+ * end (which subsumes the last step's group average).
  */
 class WorkerTask
     extends AbstractFunction1<scala.collection.Iterator<LabeledArrays>, scala.collection.Iterator<WorkerResult>>
@@ -106,7 +107,10 @@ class WorkerTask
       long t1 = System.nanoTime();
       int[] group = schedule.groupOf(rank, step);
       TransportStats.Snapshot before = stats.snapshot();
-      if (group.length > 1) {
+      // The stage-end average of all ranks subsumes the last step's group average: every member of
+      // a group would hold its group's mean, and the mean over all ranks of those is the mean over
+      // all ranks. Skipping it saves a sync per stage (under topology, a cross-rack one).
+      if (group.length > 1 && i < n - 1) {
         replica.readState(state);
         average(allReduce, group, schedule.twoLevelRacksAt(step), state, step, ROUND_STEP);
         replica.writeState(state);

@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -113,6 +114,18 @@ class EngineInvariantsTest {
         + offIndependent + " to independent trainings");
   }
 
+  @Test
+  void theStageEndAverageOfAllRanksReplacesTheLastStepsGroupAverage() throws Exception {
+    GroupSchedule pairs = Schedules.create(new ScheduleSpec(ScheduleKind.RANDOM, N, 2, 1, 0, SEED));
+    for (WorkerResult r : trainRanks(N, pairs, SGD)) {
+      long[] bytes = r.bytesSent();
+      for (int step = 0; step < STEPS - 1; step++) {
+        assertTrue(bytes[step] > 0, "rank " + r.rank() + " averages step " + step + " in its group");
+      }
+      assertEquals(0, bytes[STEPS - 1], "rank " + r.rank() + " leaves its last step to the stage-end average");
+    }
+  }
+
   private float[] runEngine(ScheduleKind kind, int g, int h, OptimizerSpec opt) throws Exception {
     return runEngineWith(N, kind, g, h, opt);
   }
@@ -123,6 +136,12 @@ class EngineInvariantsTest {
 
   /** Runs {@code n} ranks of the real worker loop on threads and returns the consensus state their parts make. */
   private float[] runEngineOn(int n, GroupSchedule schedule, OptimizerSpec opt) throws Exception {
+    return ConsensusPart.assemble(trainRanks(n, schedule, opt).stream().map(WorkerResult::consensus).toList())
+        .state();
+  }
+
+  /** Runs {@code n} ranks of the real worker loop on threads; their results in rank order. */
+  private List<WorkerResult> trainRanks(int n, GroupSchedule schedule, OptimizerSpec opt) throws Exception {
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000);
     ConsensusState start;
@@ -146,11 +165,11 @@ class EngineInvariantsTest {
         }
       }));
     }
-    List<ConsensusPart> parts = new ArrayList<>();
+    List<WorkerResult> results = new ArrayList<>();
     for (Future<WorkerResult> f : futures) {
-      parts.add(f.get(120, TimeUnit.SECONDS).consensus());
+      results.add(f.get(120, TimeUnit.SECONDS));
     }
-    return ConsensusPart.assemble(parts).state();
+    return results;
   }
 
   /**
