@@ -203,6 +203,8 @@ public final class DsSyncTrainer {
       return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9);
     } finally {
       sc.setJobDescription(null);
+      // In local mode this JVM ran the tasks and keeps their replicas between stages; the fit is over.
+      IdleReplicas.closeFit(runId);
     }
   }
 

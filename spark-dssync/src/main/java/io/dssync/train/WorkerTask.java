@@ -48,9 +48,12 @@ class WorkerTask
     BarrierTaskContext ctx = BarrierTaskContext.get();
     LabeledArrays shard = shards.next();
     Duration timeout = Duration.ofMillis(work.syncTimeoutMs());
-    try (PushTransport transport = PushTransport.open(ctx, timeout);
-        // Threads = the CPUs Spark reserved for this task (spark.task.cpus): never oversubscribe.
-        ModelReplica replica = Replicas.create(work.model(), work.optimizer(), ctx.cpus())) {
+    // Threads = the CPUs Spark reserved for this task (spark.task.cpus): never oversubscribe.
+    IdleReplicas.Kind kind = new IdleReplicas.Kind(work.model(), work.optimizer(), ctx.cpus());
+    ModelReplica replica = IdleReplicas.take(start.fitId(), kind,
+        () -> Replicas.create(work.model(), work.optimizer(), ctx.cpus()));
+    boolean trainedToTheEnd = false;
+    try (PushTransport transport = PushTransport.open(ctx, timeout)) {
       String[] hosts = transport.hosts();
       GroupSchedule schedule = work.schedule().forHosts(hosts);
       LinkSample links = work.probeLinks()
@@ -60,9 +63,17 @@ class WorkerTask
       StageStart.Resolved from = start.resolve();
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
           shard, from.consensus(), replica, transport, new GroupAllReduce(transport, timeout), schedule);
+      trainedToTheEnd = true;
       WorkerResult result = with(trained, links, from.fetched());
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
       return scala.jdk.javaapi.CollectionConverters.asScala(out);
+    } finally {
+      // The next stage writes the replica's whole state before it trains, so it may reuse this one.
+      if (trainedToTheEnd) {
+        IdleReplicas.giveBack(start.fitId(), kind, replica);
+      } else {
+        replica.close();
+      }
     }
   }
 

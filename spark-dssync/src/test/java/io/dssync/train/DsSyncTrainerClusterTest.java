@@ -121,17 +121,38 @@ class DsSyncTrainerClusterTest {
   }
 
   @Test
-  void stagesAfterTheFirstStartFromTheExecutorsCopyOfTheConsensusWithoutFetchingTheDriversBroadcast() {
+  void stagesAfterTheFirstStartFromTheExecutorsCopyOfTheConsensusAndReplicaWithoutFetchingOrBuildingAgain() {
     DatasetSplits data = TestData.fashionMnist(1_536, 200);
     TrainerConfig config = threeShortStages()
         .set(TrainerConfig.SCHEDULE, "random")
         .set(TrainerConfig.GROUP_SIZE, 2)
         .build();
     DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
+    List<Long> builtBefore = replicasBuiltPerExecutor();
     TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));
+    List<Long> builtAfter = replicasBuiltPerExecutor();
     assertEquals(3, result.history().size(), "12 steps in stages of 4");
     // Stage 1 starts from the driver's initial model; later stages from what the executors averaged.
     assertEquals(List.of(4, 0, 0), trainer.startFetches());
+    // One task per executor JVM and stage: each builds a replica in stage 1 and reuses it after.
+    long built = 0;
+    for (int e = 0; e < builtAfter.size(); e++) {
+      built += builtAfter.get(e) - builtBefore.get(e);
+    }
+    assertEquals(4, built, "replicas built in 3 stages of 4 workers (12 without reuse): " + builtBefore + " -> "
+        + builtAfter);
+  }
+
+  /** How many replicas each executor JVM has built for stages so far, by executor id. */
+  private static List<Long> replicasBuiltPerExecutor() {
+    java.util.Map<String, Long> byExecutor = new java.util.TreeMap<>();
+    for (String sample : TestSpark.runBarrier(TestSpark.EXECUTORS,
+        ctx -> org.apache.spark.SparkEnv.get().executorId() + "=" + IdleReplicas.created())) {
+      String[] kv = sample.split("=");
+      byExecutor.put(kv[0], Long.parseLong(kv[1]));
+    }
+    assertEquals(TestSpark.EXECUTORS, byExecutor.size(), "one sample per executor: " + byExecutor);
+    return new ArrayList<>(byExecutor.values());
   }
 
   @Test
