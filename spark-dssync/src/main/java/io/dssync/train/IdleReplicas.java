@@ -25,8 +25,8 @@ import java.util.function.Supplier;
  * newer fit evicts them or the executor ends.
  */
 final class IdleReplicas {
-  /** Fits whose replicas a JVM keeps at once (two fits can share executors, e.g. a parallel CrossValidator). */
-  static final int FITS = 2;
+  /** Fits whose replicas a JVM keeps at once: as many as keep a consensus copy there. */
+  static final int FITS = ConsensusCopies.FITS;
 
   /** What makes replicas interchangeable: the same model, optimizer and compute threads. */
   record Kind(ModelSpec model, OptimizerSpec optimizer, int threads) {}

@@ -51,7 +51,7 @@ class WorkerTask
     // Threads = the CPUs Spark reserved for this task (spark.task.cpus): never oversubscribe.
     IdleReplicas.Kind kind = new IdleReplicas.Kind(work.model(), work.optimizer(), ctx.cpus());
     ModelReplica replica = IdleReplicas.take(start.fitId(), kind,
-        () -> Replicas.create(work.model(), work.optimizer(), ctx.cpus()));
+        () -> Replicas.create(kind.model(), kind.optimizer(), kind.threads()));
     boolean trainedToTheEnd = false;
     try (PushTransport transport = PushTransport.open(ctx, timeout)) {
       String[] hosts = transport.hosts();
