@@ -19,9 +19,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The driver's side of {@code --schedule auto}. The first stage (and every R-th after it,
- * --replan-every) probes the links at its start ({@link LinkProbe}); after the first probe the
- * {@link AutoPlanner} chooses g, the cross-rack period and the racks from the measurements and the
- * stage's compute time, and after a later probe it plans again as {@link ReplanRule} says: when the
+ * --replan-every) probes the links at its start ({@link LinkProbe}); right after the first probe
+ * the ranks themselves have the {@link AutoPlanner} choose g, the cross-rack period and the racks
+ * from the measurements and their first step's compute time ({@link FirstPlan}), and run the plan
+ * from that step; the driver makes the same plan from what they report. After a later probe the
+ * driver plans again as {@link ReplanRule} says: when the
  * median bandwidth between (or inside) the plan's racks differed more than 2x from the measurements
  * the plan came from, the same way, in two consecutive probes, or at once when the executors now run
  * on other hosts. Until the first plan (and while an elastic pool runs with another N than was
@@ -131,6 +133,14 @@ final class AutoSchedule {
     return msPerRound * probeScope(plan.spec().workers()).rounds(plan.measured().hosts()).length;
   }
 
+  /**
+   * The auto spec for {@code size} workers when the next probing stage's ranks make the first plan
+   * ({@link FirstPlan}): before any plan, and for an elastic pool of another size than planned; else null.
+   */
+  ScheduleSpec firstPlanSpec(int size) {
+    return plan == null || plan.spec().workers() != size ? base.withWorkers(size) : null;
+  }
+
   /** The schedule plan for {@code size} workers. */
   SchedulePlan planFor(int size) {
     if (plan != null && plan.spec().workers() == size) {
@@ -212,18 +222,23 @@ final class AutoSchedule {
         + " the stage's %.1f s; all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s",
         step, rounds, ProbeRounds.rounds(n), probeMs, 100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs,
         100 * probesMs / 1e3 / trainedSeconds, trainedSeconds, mebibytes(settledFloats), measured.describe()));
-    String why;
-    if (plan == null || plan.spec().workers() != n) {
-      why = "first plan";
-    } else {
-      ReplanRule.Verdict verdict = rule.observe(measured);
-      watching = verdict.outcome() == ReplanRule.Outcome.WATCH;
-      if (!verdict.replan()) {
-        LOG.warn("dssync auto: {}; keeping {}", verdict, plan.chosen().label());
-        return false;
-      }
-      why = "re-plan: " + verdict;
+    if (firstPlanSpec(n) != null) {
+      // The ranks ran this plan from the stage's first step; the same rows give the driver the same plan.
+      float[][] rows = byRank.stream().map(r -> FirstPlan.row(r.links(), r.computeMs()[0])).toArray(float[][]::new);
+      long firstStep = step - byRank.get(0).computeMs().length;
+      adopt(FirstPlan.plan(rows, hosts, firstPlanSpec(n), stateBytes));
+      LOG.warn(String.format(Locale.ROOT, "dssync auto: first plan, made by the ranks after the probe and run from"
+          + " step %d (compute %.0f ms in that step, the ranks' mean; model %.2f MB): %s", firstStep,
+          plan.chosen().stepMs() - plan.chosen().syncMs(), stateBytes / 1e6, plan.describe()));
+      return true;
     }
+    ReplanRule.Verdict verdict = rule.observe(measured);
+    watching = verdict.outcome() == ReplanRule.Outcome.WATCH;
+    if (!verdict.replan()) {
+      LOG.warn("dssync auto: {}; keeping {}", verdict, plan.chosen().label());
+      return false;
+    }
+    String why = "re-plan: " + verdict;
     if (partial) {
       // Not reached: probeScope asks every round before a first plan and after a watched link, and
       // the tasks run every round when the hosts changed. Planning from the pairs not met would
@@ -235,10 +250,14 @@ final class AutoSchedule {
     AutoPlanner.Plan next = AutoPlanner.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep);
     LOG.warn(String.format(Locale.ROOT, "dssync auto: %s at step %d (compute %.0f ms/step, model %.2f MB): %s",
         why, step, computeMsPerStep, stateBytes / 1e6, next.describe()));
+    adopt(next);
+    return true;
+  }
+
+  private void adopt(AutoPlanner.Plan next) {
     plan = next;
     rule = new ReplanRule(next.measured(), next.racks());
     watching = false;
-    return true;
   }
 
   /**

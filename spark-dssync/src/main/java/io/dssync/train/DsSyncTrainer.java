@@ -255,7 +255,7 @@ public final class DsSyncTrainer {
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
           config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probe,
           probeBudgetMs, probe ? auto.probeStartFloats(run.pool().size()) : null,
-          probe ? auto.probeScope(run.pool().size()) : null);
+          probe ? auto.probeScope(run.pool().size()) : null, probe ? auto.firstPlanSpec(run.pool().size()) : null);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));

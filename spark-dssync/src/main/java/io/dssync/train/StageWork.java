@@ -4,6 +4,7 @@ import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.ProbeScope;
 import io.dssync.schedule.SchedulePlan;
+import io.dssync.schedule.ScheduleSpec;
 import java.io.Serializable;
 
 /**
@@ -12,7 +13,9 @@ import java.io.Serializable;
  * and whether to probe the links first (the auto schedule), in about how many ms at most
  * ({@code probeBudgetMs}), with each pair's bandwidth messages starting at
  * {@code probeStartFloats[rank][peer]} floats (null: the first probe), in the rounds
- * {@code probeScope} gives for the stage's hosts (null when the stage does not probe).
+ * {@code probeScope} gives for the stage's hosts (null when the stage does not probe); with a
+ * {@code firstPlanSpec} (the auto spec for the stage's N) the ranks then make auto's first plan
+ * themselves ({@link FirstPlan}) and run it from the stage's first step.
  */
 record StageWork(
     String runId,
@@ -29,13 +32,14 @@ record StageWork(
     boolean probeLinks,
     double probeBudgetMs,
     int[][] probeStartFloats,
-    ProbeScope probeScope)
+    ProbeScope probeScope,
+    ScheduleSpec firstPlanSpec)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
-        false, 0, null, null);
+        false, 0, null, null, null);
   }
 
   public int steps() {

@@ -60,9 +60,10 @@ class WorkerTask
           ? LinkProbe.run(transport, hosts.length, hosts[transport.rank()], work.firstStep(), work.probeBudgetMs(),
               work.probeStartFloats() == null ? null : work.probeStartFloats()[transport.rank()],
               work.probeScope().rounds(hosts), timeout) : null;
+      FirstPlan firstPlan = work.firstPlanSpec() == null ? null : new FirstPlan(work.firstPlanSpec(), hosts, links);
       StageStart.Resolved from = start.resolve();
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
-          shard, from.consensus(), replica, transport, new GroupAllReduce(transport, timeout), schedule);
+          shard, from.consensus(), replica, transport, new GroupAllReduce(transport, timeout), schedule, firstPlan);
       trainedToTheEnd = true;
       WorkerResult result = with(trained, links, from.fetched());
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
@@ -84,12 +85,15 @@ class WorkerTask
     if (!(work.schedule() instanceof GroupSchedule schedule)) {
       throw new IllegalStateException("the stage's schedule needs the ranks' hosts: " + work.schedule());
     }
-    return train(rank, executorId, shard, s, replica, transport, allReduce, schedule);
+    return train(rank, executorId, shard, s, replica, transport, allReduce, schedule, null);
   }
 
-  /** As above with the stage's schedule already placed on the ranks' hosts. */
+  /**
+   * As above with the stage's schedule already placed on the ranks' hosts; with a {@code firstPlan}
+   * the ranks agree on auto's first plan after the first step's compute and run it from that step on.
+   */
   WorkerResult train(int rank, String executorId, LabeledArrays shard, ConsensusState s, ModelReplica replica,
-      Transport transport, GroupAllReduce allReduce, GroupSchedule schedule) {
+      Transport transport, GroupAllReduce allReduce, GroupSchedule schedule, FirstPlan firstPlan) {
     replica.writeState(s.state());
     replica.writeOptimizerState(s.optimizerState());
     replica.setOptimizerSteps(s.optimizerSteps());
@@ -116,8 +120,13 @@ class WorkerTask
       }
       beforeAveraging(rank, step);
       long t1 = System.nanoTime();
-      int[] group = schedule.groupOf(rank, step);
+      computeMs[i] = (t1 - t0) / 1e6f;
       TransportStats.Snapshot before = stats.snapshot();
+      if (i == 0 && firstPlan != null) {
+        schedule = firstPlan.agree(transport, computeMs[i], (long) replica.stateSize() * Float.BYTES, step,
+            Duration.ofMillis(work.syncTimeoutMs())).schedulePlan().forHosts(firstPlan.hosts());
+      }
+      int[] group = schedule.groupOf(rank, step);
       // The stage-end average of all ranks subsumes the last step's group average: every member of
       // a group would hold its group's mean, and the mean over all ranks of those is the mean over
       // all ranks. Skipping it saves a sync per stage (under topology, a cross-rack one).
@@ -128,7 +137,6 @@ class WorkerTask
       }
       long t2 = System.nanoTime();
       TransportStats.Snapshot moved = stats.snapshot().minus(before);
-      computeMs[i] = (t1 - t0) / 1e6f;
       syncMs[i] = (t2 - t1) / 1e6f;
       waitMs[i] = moved.waitNanos() / 1e6f;
       transferMs[i] = moved.transferNanos() / 1e6f;

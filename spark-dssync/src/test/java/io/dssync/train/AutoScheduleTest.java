@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class AutoScheduleTest {
   private static final long MODEL_BYTES = 1_700_000;
+  /** Every rank's compute time of a step, as the stages report it. */
+  private static final float COMPUTE_MS = 160;
 
   private static AutoSchedule planned() {
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1);
@@ -60,8 +62,8 @@ class AutoScheduleTest {
     for (int r = 0; r < n; r++) {
       LinkSample sample = new LinkSample(links.hosts()[r], links.latencyMs()[r], links.bandwidthMBps()[r],
           floats[r], rounds, probeMs);
-      out.add(new WorkerResult(r, "exec" + r, new float[0], new float[0], new float[0], new float[0], new float[0],
-          new long[0], 0, null, sample, false));
+      out.add(new WorkerResult(r, "exec" + r, new float[1], new float[] {COMPUTE_MS}, new float[1], new float[1],
+          new float[1], new long[1], 0, null, sample, false));
     }
     return out;
   }

@@ -16,10 +16,14 @@ import io.dssync.models.ModelSpec;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
+import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.GroupSchedule;
+import io.dssync.schedule.LinkMeasurements;
+import io.dssync.schedule.ProbeRounds;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
+import io.dssync.schedule.TestbedLinks;
 import io.dssync.testing.TestData;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,6 +130,32 @@ class EngineInvariantsTest {
     }
   }
 
+  @Test
+  void autosFirstPlanMadeByTheRanksAfterTheProbeRunsFromTheStagesFirstStep() throws Exception {
+    LinkMeasurements testbed = TestbedLinks.of(2, 2, 120, 12);
+    String[] hosts = testbed.hosts();
+    ScheduleSpec auto = new ScheduleSpec(ScheduleKind.AUTO, N, 2, 1, 0, SEED);
+    FirstPlan[] firstPlans = new FirstPlan[N];
+    for (int r = 0; r < N; r++) {
+      LinkSample probed = new LinkSample(hosts[r], testbed.latencyMs()[r], testbed.bandwidthMBps()[r], new int[N],
+          ProbeRounds.rounds(N), 100);
+      firstPlans[r] = new FirstPlan(auto, hosts, probed);
+    }
+    GroupSchedule pairs = Schedules.create(new ScheduleSpec(ScheduleKind.RANDOM, N, 2, 1, 0, SEED));
+    List<WorkerResult> planned = trainRanks(N, pairs, SGD, firstPlans);
+    // The plan the ranks agreed on, made again from what they report, as the driver makes it.
+    float[][] rows = new float[N][];
+    for (WorkerResult r : planned) {
+      rows[r.rank()] = FirstPlan.row(firstPlans[r.rank()].probed(), r.computeMs()[0]);
+    }
+    AutoPlanner.Plan plan = FirstPlan.plan(rows, hosts, auto, 4L * planned.get(0).consensus().stateLength());
+    assertEquals(ScheduleKind.TOPOLOGY, plan.spec().kind(), plan.describe());
+    float[] engine = consensus(planned);
+    float[] fromTheStart = runEngineOn(N, plan.schedulePlan().forHosts(hosts), SGD);
+    assertArrayEquals(fromTheStart, engine, "every step of the stage ran the plan, the first one included");
+    assertFalse(Arrays.equals(runEngineOn(N, pairs, SGD), engine), "and not the random pairs it was given");
+  }
+
   private float[] runEngine(ScheduleKind kind, int g, int h, OptimizerSpec opt) throws Exception {
     return runEngineWith(N, kind, g, h, opt);
   }
@@ -136,12 +166,21 @@ class EngineInvariantsTest {
 
   /** Runs {@code n} ranks of the real worker loop on threads and returns the consensus state their parts make. */
   private float[] runEngineOn(int n, GroupSchedule schedule, OptimizerSpec opt) throws Exception {
-    return ConsensusPart.assemble(trainRanks(n, schedule, opt).stream().map(WorkerResult::consensus).toList())
-        .state();
+    return consensus(trainRanks(n, schedule, opt));
+  }
+
+  private static float[] consensus(List<WorkerResult> results) {
+    return ConsensusPart.assemble(results.stream().map(WorkerResult::consensus).toList()).state();
   }
 
   /** Runs {@code n} ranks of the real worker loop on threads; their results in rank order. */
   private List<WorkerResult> trainRanks(int n, GroupSchedule schedule, OptimizerSpec opt) throws Exception {
+    return trainRanks(n, schedule, opt, new FirstPlan[n]);
+  }
+
+  /** The same, rank r making auto's first plan with {@code firstPlans[r]} when not null. */
+  private List<WorkerResult> trainRanks(int n, GroupSchedule schedule, OptimizerSpec opt, FirstPlan[] firstPlans)
+      throws Exception {
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000);
     ConsensusState start;
@@ -161,7 +200,7 @@ class EngineInvariantsTest {
         try (ModelReplica replica = Replicas.create(cnn, opt, 1)) {
           InMemoryTransport t = transports.get(rank);
           return task.train(rank, "thread-" + rank, shards.get(rank), s0, replica, t,
-              new GroupAllReduce(t, Duration.ofSeconds(30)));
+              new GroupAllReduce(t, Duration.ofSeconds(30)), schedule, firstPlans[rank]);
         }
       }));
     }
