@@ -189,10 +189,11 @@ final class AutoSchedule {
   }
 
   /**
-   * After a stage that probed: plans (first time) or re-plans ({@link ReplanRule}). Returns true
-   * when the plan changed, so the pool must pick it up.
+   * After a stage that probed: takes the first plan the ranks made ({@link FirstPlan}) or re-plans
+   * ({@link ReplanRule}). Returns true when the plan changed, so the pool must pick it up.
    *
    * @param trainedSeconds the fit's time so far, this stage included (the probes' share of it is logged)
+   * @param step the stage's end step, from which a re-plan applies
    */
   boolean update(List<WorkerResult> results, double computeMsPerStep, long stateBytes, double stageSeconds,
       double trainedSeconds, long step) {
@@ -218,14 +219,14 @@ final class AutoSchedule {
     boolean partial = rounds < ProbeRounds.rounds(n);
     settledFloats = settled(byRank, probeStartFloats(n));
     LinkMeasurements measured = new LinkMeasurements(hosts, latency, paired(bandwidth));
+    long firstStep = step - byRank.get(0).computeMs().length; // the probe ran before it
     LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d (%d of %d rounds) took %.0f ms (%.1f%% of"
         + " the stage's %.1f s; all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s",
-        step, rounds, ProbeRounds.rounds(n), probeMs, 100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs,
+        firstStep, rounds, ProbeRounds.rounds(n), probeMs, 100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs,
         100 * probesMs / 1e3 / trainedSeconds, trainedSeconds, mebibytes(settledFloats), measured.describe()));
     if (firstPlanSpec(n) != null) {
       // The ranks ran this plan from the stage's first step; the same rows give the driver the same plan.
       float[][] rows = byRank.stream().map(r -> FirstPlan.row(r.links(), r.computeMs()[0])).toArray(float[][]::new);
-      long firstStep = step - byRank.get(0).computeMs().length;
       adopt(FirstPlan.plan(rows, hosts, firstPlanSpec(n), stateBytes));
       LOG.warn(String.format(Locale.ROOT, "dssync auto: first plan, made by the ranks after the probe and run from"
           + " step %d (compute %.0f ms in that step, the ranks' mean; model %.2f MB): %s", firstStep,
