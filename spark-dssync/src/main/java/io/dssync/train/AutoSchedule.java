@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * driver plans again as {@link ReplanRule} says: when the
  * median bandwidth between (or inside) the plan's racks differed more than 2x from the measurements
  * the plan came from, the same way, in two consecutive probes, or at once when the executors now run
- * on other hosts. Until the first plan (and while an elastic pool runs with another N than was
- * measured) it runs random g = 2. The first probe meets every pair; a later one only as many as
+ * on other hosts. While an elastic pool runs with another N than was planned, it runs random g = 2
+ * until its next probe, whose ranks then plan for that N. The first probe meets every pair; a later one only as many as
  * measure each link the rule reads ({@link #probeScope}), and all probes together keep within
  * {@link #PROBE_SHARE} of the training ({@link #probeBudgetMs}).
  */
