@@ -19,17 +19,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The driver's side of {@code --schedule auto}. The first stage (and every R-th after it,
- * --replan-every) probes the links at its start ({@link LinkProbe}); right after the first probe
- * the ranks themselves have the {@link AutoPlanner} choose g, the cross-rack period and the racks
- * from the measurements and their first step's compute time ({@link FirstPlan}), and run the plan
- * from that step; the driver makes the same plan from what they report. After a later probe the
- * driver plans again as {@link ReplanRule} says: when the
- * median bandwidth between (or inside) the plan's racks differed more than 2x from the measurements
- * the plan came from, the same way, in two consecutive probes, or at once when the executors now run
- * on other hosts. While an elastic pool runs with another N than was planned, it runs random g = 2
- * until its next probe, whose ranks then plan for that N. The first probe meets every pair; a later one only as many as
- * measure each link the rule reads ({@link #probeScope}), and all probes together keep within
- * {@link #PROBE_SHARE} of the training ({@link #probeBudgetMs}).
+ * --replan-every) probes the links at its start ({@link LinkProbe}); right after the first probe the ranks
+ * themselves have the {@link AutoPlanner} choose g, the cross-rack period and the racks from the
+ * measurements and their first step's compute time ({@link FirstPlan}), and run the plan from that
+ * step; the driver makes the same plan from what they report. After a later probe the driver plans
+ * again as {@link ReplanRule} says: when the median bandwidth between (or inside) the plan's racks
+ * differed more than 2x from the measurements the plan came from, the same way, in two consecutive
+ * probes, or at once when the executors now run on other hosts. When an elastic pool runs with
+ * another N than was planned, its next stage probes and its ranks plan for that N. The first probe
+ * meets every pair; a later one only as many as measure each link the rule reads ({@link
+ * #probeScope}), and all probes together keep within {@link #PROBE_SHARE} of the training ({@link
+ * #probeBudgetMs}).
  */
 final class AutoSchedule {
   private static final Logger LOG = LoggerFactory.getLogger(AutoSchedule.class);
@@ -74,13 +74,14 @@ final class AutoSchedule {
    * time only grows its messages towards 4 MiB x 3, which a link's reading does not need), and at
    * least 0: each pair then sends only the four messages {@link ProbeSizing#measure} always sends
    * (two latency samples, one bandwidth message at the size the last probe settled on), one reading
-   * of every link it measures. Before the first plan (or with nothing measured, or R = 0) no stage
-   * time is known: then {@link #FIRST_PROBE_MS_PER_ROUND} per probe round, about what the unsized
-   * probe cost on the two-rack testbed.
+   * of every link it measures. A probe whose ranks make a first plan ({@link #firstPlanSpec}: none
+   * yet, or for a pool of another size), or one with no stage measured (or R = 0), gets
+   * {@link #FIRST_PROBE_MS_PER_ROUND} per probe round of its {@code workers}, about what the unsized
+   * probe cost on the two-rack testbed: it meets every pair and the racks come from it.
    */
-  double probeBudgetMs(double lastStageSeconds, double trainedSeconds, int stagesLeft) {
-    if (plan == null || replanEvery == 0 || !(lastStageSeconds > 0)) {
-      return FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(base.workers());
+  double probeBudgetMs(double lastStageSeconds, double trainedSeconds, int stagesLeft, int workers) {
+    if (firstPlanSpec(workers) != null || replanEvery == 0 || !(lastStageSeconds > 0)) {
+      return FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(workers);
     }
     double untilNextProbeMs = untilNextProbeMs(lastStageSeconds, stagesLeft);
     return Math.max(0, Math.min(PROBE_SHARE * untilNextProbeMs,
@@ -102,18 +103,21 @@ final class AutoSchedule {
   }
 
   /**
-   * Whether stage {@code stage} (of {@code stages}) starts with a probe. The fit's first stage does.
-   * A later probe is due R stages after the last one, never in the fit's last stage (its plan could
-   * apply to no stage; on the 3 x 2 testbed that probe was 443 ms, 15% of all the fit's probes), and
-   * runs at the first due stage where its expected cost ({@link #expectedProbeMs}) fits what is left
-   * of the probes' share ({@link #allowanceMs}). Even at a budget of 0 a probe costs its pairs' fixed
-   * messages (200-300 ms per round on the 3 x 2 testbed, where several JVMs share 2 cores): run every
-   * R stages regardless, those took the fit's probes to 2.4-3.2% of its training. Deferred, they keep
-   * within the share; the re-plan rule's "two probes in a row" then spans more stages, as many as
-   * the share needs.
+   * Whether stage {@code stage} (of {@code stages}, run by {@code workers}) starts with a probe.
+   * The fit's first stage does, and so does a stage whose elastic pool has another size than the
+   * plan: its ranks plan for that size at once ({@link FirstPlan}) instead of running random g = 2
+   * until a probe is due. A later probe is due R stages after the last one, never in the fit's last
+   * stage (its plan could apply to no stage; on the 3 x 2 testbed that probe was 443 ms, 15% of all
+   * the fit's probes), and runs at the first due stage where its expected cost ({@link
+   * #expectedProbeMs}) fits what is left of the probes' share ({@link #allowanceMs}). Even at a
+   * budget of 0 a probe costs its pairs' fixed messages (200-300 ms per round on the 3 x 2 testbed,
+   * where several JVMs share 2 cores): run every R stages regardless, those took the fit's probes
+   * to 2.4-3.2% of its training. Deferred, they keep within the share; the re-plan rule's "two
+   * probes in a row" then spans more stages, as many as the share needs.
    */
-  boolean probesAt(int stage, int firstStage, int stages, double lastStageSeconds, double trainedSeconds) {
-    boolean probe = stage == firstStage
+  boolean probesAt(int stage, int firstStage, int stages, double lastStageSeconds, double trainedSeconds,
+      int workers) {
+    boolean probe = stage == firstStage || plan != null && plan.spec().workers() != workers
         || replanEvery > 0 && stage < stages - 1 && stage - lastProbeStage >= replanEvery
             && expectedProbeMs() <= allowanceMs(lastStageSeconds, trainedSeconds, stages - stage);
     if (probe) {

@@ -171,8 +171,10 @@ public final class DsSyncTrainer {
         double lastStageSeconds = history.isEmpty() ? Double.NaN : history.get(history.size() - 1).wallSeconds();
         // Training time as the benchmarks count it: the stages' wall times, not the evaluations between.
         double trainedSeconds = history.stream().mapToDouble(StageMetrics::wallSeconds).sum();
-        boolean probe = auto != null && auto.probesAt(stage, firstStage, stages, lastStageSeconds, trainedSeconds);
-        double probeBudgetMs = probe ? auto.probeBudgetMs(lastStageSeconds, trainedSeconds, stages - stage) : 0;
+        boolean probe = auto != null
+            && auto.probesAt(stage, firstStage, stages, lastStageSeconds, trainedSeconds, pool.size());
+        double probeBudgetMs = probe
+            ? auto.probeBudgetMs(lastStageSeconds, trainedSeconds, stages - stage, pool.size()) : 0;
         StageAttempt done = runWithRetries(run, stage, first, end, consensus, consensusFrom, history, probe,
             probeBudgetMs);
         double seconds = (System.nanoTime() - t0) / 1e9;

@@ -72,9 +72,10 @@ class AutoScheduleTest {
   void theFirstProbeGetsAFixedTimePerRound() {
     AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
     double firstMs = 3 * AutoSchedule.FIRST_PROBE_MS_PER_ROUND;
-    assertEquals(firstMs, fresh.probeBudgetMs(10, 10, 20), 1e-9, "the first probe: a fixed time per round, 3 rounds");
+    assertEquals(firstMs, fresh.probeBudgetMs(10, 10, 20, 4), 1e-9,
+        "the first probe: a fixed time per round, 3 rounds");
     AutoSchedule auto = planned();
-    assertEquals(firstMs, auto.probeBudgetMs(Double.NaN, 10, 20), 1e-9, "no stage measured (resumed)");
+    assertEquals(firstMs, auto.probeBudgetMs(Double.NaN, 10, 20, 4), 1e-9, "no stage measured (resumed)");
   }
 
   @Test
@@ -82,19 +83,19 @@ class AutoScheduleTest {
     AutoSchedule auto = planned(); // R = 1; its first probe took 100 ms
     assertEquals(100, auto.probesMs(), 1e-9);
     // 2% of (2 s trained + one 10 s stage) = 240 ms, less the 100 ms spent.
-    assertEquals(140, auto.probeBudgetMs(10, 2, 20), 1e-9, "the first probe's overrun is paid back");
+    assertEquals(140, auto.probeBudgetMs(10, 2, 20, 4), 1e-9, "the first probe's overrun is paid back");
     // 2% of (50 + 10) s = 1,200 ms, less 100: 1,100 ms of credit, but at most the stage's own 2%.
-    assertEquals(200, auto.probeBudgetMs(10, 50, 20), 1e-9, "credit is not spent in one burst");
+    assertEquals(200, auto.probeBudgetMs(10, 50, 20, 4), 1e-9, "credit is not spent in one burst");
 
     AutoSchedule testbed = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
     assertTrue(testbed.update(results(TestbedLinks.of(2, 2, 120, 12), new int[4][4], 1309), 160, MODEL_BYTES, 9.3,
         9.3, 8));
     // Three 8 s stages later: 2% of (25.3 + 3 x 8) s = 986 ms, all spent by the 1,309 ms first probe.
-    assertEquals(0, testbed.probeBudgetMs(8, 25.3, 15), 1e-9, "nothing left: the floor, the fixed messages only");
+    assertEquals(0, testbed.probeBudgetMs(8, 25.3, 15, 4), 1e-9, "nothing left: the floor, the fixed messages only");
     // 2% of (50 + 3 x 8) s = 1,480 ms less 1,309.
-    assertEquals(171, testbed.probeBudgetMs(8, 50, 15), 1e-9);
+    assertEquals(171, testbed.probeBudgetMs(8, 50, 15, 4), 1e-9);
     // At the last stage only it counts: 2% of (100 + 8) s = 2,160 ms less 1,309, but at most 2% of 8 s.
-    assertEquals(160, testbed.probeBudgetMs(8, 100, 1), 1e-9, "the stages left, not R");
+    assertEquals(160, testbed.probeBudgetMs(8, 100, 1, 4), 1e-9, "the stages left, not R");
   }
 
   @Test
@@ -108,7 +109,7 @@ class AutoScheduleTest {
     for (int stage = 0; stage < 18; stage++) {
       double probeMs = 0;
       if (stage % 3 == 0) {
-        probeMs = stage == 0 ? 1309 : Math.max(150, auto.probeBudgetMs(8, trained, 18 - stage));
+        probeMs = stage == 0 ? 1309 : Math.max(150, auto.probeBudgetMs(8, trained, 18 - stage, 6));
         probes.add(probeMs);
       }
       trained += 8 + probeMs / 1e3;
@@ -125,14 +126,14 @@ class AutoScheduleTest {
   void theFirstStageAndEveryRthProbeButNeverALaterProbeInTheLastStage() {
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
     // Nothing measured yet, so nothing to afford: only the schedule decides.
-    List<Integer> probing = IntStream.range(0, 16).filter(s -> auto.probesAt(s, 0, 16, 8, 8.0 * s)).boxed()
+    List<Integer> probing = IntStream.range(0, 16).filter(s -> auto.probesAt(s, 0, 16, 8, 8.0 * s, 4)).boxed()
         .toList();
     assertEquals(List.of(0, 3, 6, 9, 12), probing, "stage 15 is the last: its probe could plan for nothing");
     AutoSchedule resumed = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
-    assertEquals(List.of(2, 5), IntStream.range(2, 7).filter(s -> resumed.probesAt(s, 2, 7, 8, 8.0 * s)).boxed()
+    assertEquals(List.of(2, 5), IntStream.range(2, 7).filter(s -> resumed.probesAt(s, 2, 7, 8, 8.0 * s, 4)).boxed()
         .toList(), "counted from the stage the fit resumed at");
     AutoSchedule single = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3);
-    assertTrue(single.probesAt(0, 0, 1, Double.NaN, 0), "a one-stage fit still gets its first probe");
+    assertTrue(single.probesAt(0, 0, 1, Double.NaN, 0, 4), "a one-stage fit still gets its first probe");
   }
 
   @Test
@@ -146,7 +147,7 @@ class AutoScheduleTest {
     List<Integer> probing = new ArrayList<>();
     for (int stage = 0; stage < 16; stage++) {
       double probeMs = 0;
-      if (auto.probesAt(stage, 0, 16, lastStage, trained)) {
+      if (auto.probesAt(stage, 0, 16, lastStage, trained, 6)) {
         probing.add(stage);
         probeMs = stage == 0 ? 1250 : 400;
       }
@@ -209,6 +210,18 @@ class AutoScheduleTest {
         MODEL_BYTES);
     assertTrue(fresh.update(results, 999, MODEL_BYTES, 10, 10, 8), "the first probing stage sets the plan");
     assertEquals(ranks.describe(), fresh.plan().describe(), "the driver's plan is the one the ranks ran");
+  }
+
+  @Test
+  void aStageOfAnElasticPoolOfAnotherSizeProbesAtOnceWithAFirstProbesBudget() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 5);
+    assertTrue(auto.probesAt(0, 0, 16, Double.NaN, 0, 4));
+    assertTrue(probe(auto, 12, 8));
+    assertFalse(auto.probesAt(1, 0, 16, 10, 10, 4), "the plan's 4 workers: the next probe is due at stage 5");
+    assertTrue(auto.probesAt(1, 0, 16, 10, 10, 3), "3 workers left: plan for them now");
+    assertEquals(AutoSchedule.FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(3), auto.probeBudgetMs(10, 10, 15, 3),
+        1e-9, "every pair is met");
+    assertTrue(auto.probeScope(3).isFull());
   }
 
   @Test
