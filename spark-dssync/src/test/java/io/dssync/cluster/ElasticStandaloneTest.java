@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * SIGKILLed in the middle of training, so its executor dies and no other worker can offer a
  * replacement slot; with --min-workers 3 the training goes on with 3 of 4 workers, runs every
  * step of the 4-worker run exactly once, and keeps learning after the loss (final test accuracy
- * above the accuracy at the stage the worker died in). Sized for the test suite: 24 steps of 4
- * (6 stages), a short --slot-wait-ms.
+ * above the accuracy at the stage the worker died in). It trains with {@code --schedule auto}, whose
+ * ranks plan twice: at the first stage for 4 workers, and after the loss for 3. Sized for the test
+ * suite: 24 steps of 4 (6 stages), a short --slot-wait-ms.
  *
  * <p>The accuracy comparison with an undisturbed 4-worker run (within 1 point) needs a second run
  * and is noisier at this size, so it runs by hand:
@@ -41,11 +42,13 @@ class ElasticStandaloneTest {
   private static final List<String> TRAIN = List.of("--model", "mlp", "--train-limit",
       String.valueOf(TRAIN_EXAMPLES), "--test-limit", "1000", "--epochs", "1", "--batch-size", String.valueOf(BATCH),
       "--steps-per-stage", String.valueOf(STEPS_PER_STAGE), "--slot-wait-ms", "8000",
-      "--min-workers", "3", "--max-stage-attempts", "4");
+      "--min-workers", "3", "--max-stage-attempts", "4", "--schedule", "auto");
   /** The plain progress line of a finished stage: stage number, stage count, end step, total steps. */
   private static final Pattern STAGE_LINE = Pattern.compile("\\[dssync\\] stage (\\d+)/(\\d+) .*? step (\\d+)/(\\d+) ");
   /** The test accuracy a progress line reports. */
   private static final Pattern TEST_ACCURACY = Pattern.compile("test acc (\\d\\.\\d+)");
+  /** What auto logs when the ranks of a stage made a plan for their number. */
+  private static final String FIRST_PLAN = "first plan, made by the ranks";
   /** The worker dies once this stage is reported. */
   private static final int KILL_AFTER_STAGE = 2;
 
@@ -83,10 +86,13 @@ class ElasticStandaloneTest {
       assertEquals(0, run.exitValue(), "the disturbed run failed:\n" + Scripts.tail(output, 60));
       System.err.printf("[elastic] disturbed run took %.0f s%n", (System.nanoTime() - started) / 1e9);
       for (String line : output.split("\n")) {
-        if (line.contains("dssync elastic:") || line.contains("attempt") && line.contains("failed")) {
+        if (line.contains("dssync elastic:") || line.contains("attempt") && line.contains("failed")
+            || line.contains(FIRST_PLAN)) {
           System.err.println("[elastic] " + line);
         }
       }
+      assertEquals(2, output.split(FIRST_PLAN, -1).length - 1, "auto plans for 4 workers, then for the 3 left:\n"
+          + Scripts.tail(output, 60));
       assertTrue(output.contains("continuing with 3 of 4 workers"), "no shrink to 3 workers in:\n"
           + Scripts.tail(output, 60));
       assertEquals(TOTAL_STEPS, (long) TrainSummary.parse(output).number("steps"), "total steps");
