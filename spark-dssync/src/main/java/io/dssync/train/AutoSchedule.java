@@ -81,11 +81,16 @@ final class AutoSchedule {
    */
   double probeBudgetMs(double lastStageSeconds, double trainedSeconds, int stagesLeft, int workers) {
     if (firstPlanSpec(workers) != null || replanEvery == 0 || !(lastStageSeconds > 0)) {
-      return FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(workers);
+      return firstProbeBudgetMs(workers);
     }
     double untilNextProbeMs = untilNextProbeMs(lastStageSeconds, stagesLeft);
     return Math.max(0, Math.min(PROBE_SHARE * untilNextProbeMs,
         allowanceMs(lastStageSeconds, trainedSeconds, stagesLeft)));
+  }
+
+  /** The budget of a probe of every pair of {@code workers} ranks whose ranks make a first plan. */
+  double firstProbeBudgetMs(int workers) {
+    return FIRST_PROBE_MS_PER_ROUND * ProbeRounds.rounds(workers);
   }
 
   /**

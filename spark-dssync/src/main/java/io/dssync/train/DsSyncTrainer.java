@@ -197,7 +197,7 @@ public final class DsSyncTrainer {
               config.get(TrainerConfig.CHECKPOINT_KEEP));
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
-        if (probe && auto.update(results, metrics.computeMsPerStep(), (long) consensus.state().length * Float.BYTES,
+        if (done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(), (long) consensus.state().length * Float.BYTES,
             seconds, trainedSeconds + seconds, end)) {
           pool.replan();
         }
@@ -254,10 +254,14 @@ public final class DsSyncTrainer {
     for (int attempt = 1; ; attempt++) {
       // A fresh run id per attempt: a retry's block ids can never meet the failed attempt's leftovers.
       String attemptRunId = attempt == 1 ? run.runId() : run.runId() + ".a" + attempt;
+      int size = run.pool().size();
+      // A retry on an elastic pool that shrank has no plan for its size: its ranks probe and plan now.
+      boolean probes = probe || auto != null && auto.firstPlanSpec(size) != null;
+      double budgetMs = probe ? probeBudgetMs : probes ? auto.firstProbeBudgetMs(size) : 0;
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
-          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probe,
-          probeBudgetMs, probe ? auto.probeStartFloats(run.pool().size()) : null,
-          probe ? auto.probeScope(run.pool().size()) : null, probe ? auto.firstPlanSpec(run.pool().size()) : null);
+          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
+          budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
+          probes ? auto.firstPlanSpec(size) : null);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));

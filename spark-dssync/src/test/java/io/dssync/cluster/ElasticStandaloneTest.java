@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * replacement slot; with --min-workers 3 the training goes on with 3 of 4 workers, runs every
  * step of the 4-worker run exactly once, and keeps learning after the loss (final test accuracy
  * above the accuracy at the stage the worker died in). It trains with {@code --schedule auto}, whose
- * ranks plan twice: at the first stage for 4 workers, and after the loss for 3. Sized for the test
- * suite: 24 steps of 4 (6 stages), a short --slot-wait-ms.
+ * ranks plan twice: at the first stage for 4 workers, and in the retry of the stage that lost the
+ * worker for the 3 left. Sized for the test suite: 24 steps of 4 (6 stages), a short --slot-wait-ms.
  *
  * <p>The accuracy comparison with an undisturbed 4-worker run (within 1 point) needs a second run
  * and is noisier at this size, so it runs by hand:
@@ -47,6 +47,8 @@ class ElasticStandaloneTest {
   private static final Pattern STAGE_LINE = Pattern.compile("\\[dssync\\] stage (\\d+)/(\\d+) .*? step (\\d+)/(\\d+) ");
   /** The test accuracy a progress line reports. */
   private static final Pattern TEST_ACCURACY = Pattern.compile("test acc (\\d\\.\\d+)");
+  /** The step the 3 workers go on from. */
+  private static final Pattern SHRUNK_FROM = Pattern.compile("continuing with 3 of 4 workers from step (\\d+)");
   /** What auto logs when the ranks of a stage made a plan for their number. */
   private static final String FIRST_PLAN = "first plan, made by the ranks";
   /** The worker dies once this stage is reported. */
@@ -93,6 +95,11 @@ class ElasticStandaloneTest {
       }
       assertEquals(2, output.split(FIRST_PLAN, -1).length - 1, "auto plans for 4 workers, then for the 3 left:\n"
           + Scripts.tail(output, 60));
+      Matcher shrunk = SHRUNK_FROM.matcher(output);
+      assertTrue(shrunk.find(), "no step of the shrink in:\n" + Scripts.tail(output, 60));
+      String retried = FIRST_PLAN + " after the probe and run from step " + shrunk.group(1);
+      assertTrue(output.contains(retried), "the retry of the stage that lost the worker plans for 3: no \""
+          + retried + "\" in:\n" + Scripts.tail(output, 60));
       assertTrue(output.contains("continuing with 3 of 4 workers"), "no shrink to 3 workers in:\n"
           + Scripts.tail(output, 60));
       assertEquals(TOTAL_STEPS, (long) TrainSummary.parse(output).number("steps"), "total steps");
