@@ -233,10 +233,11 @@ final class AutoSchedule {
         + " the stage's %.1f s; all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s",
         firstStep, rounds, ProbeRounds.rounds(n), probeMs, 100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs,
         100 * probesMs / 1e3 / trainedSeconds, trainedSeconds, mebibytes(settledFloats), measured.describe()));
-    if (firstPlanSpec(n) != null) {
+    ScheduleSpec firstSpec = firstPlanSpec(n);
+    if (firstSpec != null) {
       // The ranks ran this plan from the stage's first step; the same rows give the driver the same plan.
       float[][] rows = byRank.stream().map(r -> FirstPlan.row(r.links(), r.computeMs()[0])).toArray(float[][]::new);
-      adopt(FirstPlan.plan(rows, hosts, firstPlanSpec(n), stateBytes));
+      adopt(FirstPlan.plan(rows, hosts, firstSpec, stateBytes));
       LOG.warn(String.format(Locale.ROOT, "dssync auto: first plan, made by the ranks after the probe and run from"
           + " step %d (compute %.0f ms in that step, the ranks' mean; model %.2f MB): %s", firstStep,
           plan.chosen().stepMs() - plan.chosen().syncMs(), stateBytes / 1e6, plan.describe()));

@@ -197,8 +197,8 @@ public final class DsSyncTrainer {
               config.get(TrainerConfig.CHECKPOINT_KEEP));
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
-        if (done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(), (long) consensus.state().length * Float.BYTES,
-            seconds, trainedSeconds + seconds, end)) {
+        if (done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(),
+            (long) consensus.state().length * Float.BYTES, seconds, trainedSeconds + seconds, end)) {
           pool.replan();
         }
       }

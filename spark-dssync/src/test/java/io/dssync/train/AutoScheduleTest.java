@@ -204,10 +204,10 @@ class AutoScheduleTest {
     AutoSchedule auto = planned();
     assertEquals(null, auto.firstPlanSpec(4), "later probes: the driver re-plans");
     assertEquals(3, auto.firstPlanSpec(3).workers(), "an elastic pool of 3: its ranks plan for 3");
-    List<WorkerResult> results = results(TestbedLinks.of(2, 2, 120, 12));
+    LinkMeasurements testbed = TestbedLinks.of(2, 2, 120, 12);
+    List<WorkerResult> results = results(testbed);
     float[][] rows = results.stream().map(r -> FirstPlan.row(r.links(), COMPUTE_MS)).toArray(float[][]::new);
-    AutoPlanner.Plan ranks = FirstPlan.plan(rows, TestbedLinks.of(2, 2, 120, 12).hosts(), fresh.firstPlanSpec(4),
-        MODEL_BYTES);
+    AutoPlanner.Plan ranks = FirstPlan.plan(rows, testbed.hosts(), fresh.firstPlanSpec(4), MODEL_BYTES);
     assertTrue(fresh.update(results, 999, MODEL_BYTES, 10, 10, 8), "the first probing stage sets the plan");
     assertEquals(ranks.describe(), fresh.plan().describe(), "the driver's plan is the one the ranks ran");
   }
