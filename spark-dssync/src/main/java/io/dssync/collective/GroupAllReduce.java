@@ -257,7 +257,24 @@ public final class GroupAllReduce {
         transport.fetchAdd(group[k], id, sum, 0, length, timeout);
       }
     }
-    FloatSums.divideInto(sum, 0, vector, offset, length, g);
+    scaleInto(sum, vector, offset, length, g);
+  }
+
+  /**
+   * {@code vector[offset+x] = sum[x] / g}. For g a power of two, x * (1/g) is the same real number
+   * as x / g (1/g is exact), so both round to the same float; the multiply is several times faster.
+   */
+  static void scaleInto(float[] sum, float[] vector, int offset, int length, int g) {
+    if (Integer.bitCount(g) == 1) {
+      float inverse = 1f / g;
+      for (int x = 0; x < length; x++) {
+        vector[offset + x] = sum[x] * inverse;
+      }
+    } else {
+      for (int x = 0; x < length; x++) {
+        vector[offset + x] = sum[x] / g;
+      }
+    }
   }
 
   private int indexOfSelf(int[] group) {

@@ -44,6 +44,28 @@ class GroupAllReduceTest {
     return cases.stream();
   }
 
+  @Test
+  void scalingByAPowerOfTwoIsBitIdenticalToDividing() {
+    Random random = new Random(5);
+    float[] sums = new float[100_000];
+    for (int i = 0; i < sums.length; i++) {
+      // Every exponent, subnormals included: the multiply by 1/g must round exactly like the divide.
+      sums[i] = Float.intBitsToFloat(random.nextInt() & 0x7f7f_ffff | (random.nextBoolean() ? 0x8000_0000 : 0));
+    }
+    sums[0] = Float.MIN_VALUE;
+    sums[1] = -Float.MIN_NORMAL;
+    sums[2] = 3 * Float.MIN_VALUE;
+    for (int g : new int[] {2, 3, 4, 5, 8, 64, 1024}) {
+      float[] scaled = new float[sums.length + 3];
+      GroupAllReduce.scaleInto(sums, scaled, 3, sums.length, g);
+      for (int i = 0; i < sums.length; i++) {
+        if (Float.floatToRawIntBits(scaled[3 + i]) != Float.floatToRawIntBits(sums[i] / g)) {
+          throw new AssertionError("g=" + g + ": " + sums[i] + " scaled to " + scaled[3 + i] + ", divided " + sums[i] / g);
+        }
+      }
+    }
+  }
+
   @ParameterizedTest(name = "{0}: g={1} size={2}")
   @MethodSource("cases")
   void everyMemberGetsTheBitExactRankOrderAverage(String name, int g, int size) {
