@@ -10,6 +10,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -22,7 +25,9 @@ import java.util.function.Supplier;
  * <p>Only a replica whose stage trained to the end comes back. At most {@link #FITS} fits keep idle
  * replicas in a JVM: taking one for a newer fit closes the eldest fit's. The driver closes its own
  * JVM's at the end of a fit (in local mode its JVM runs the tasks); an executor's stay until a
- * newer fit evicts them or the executor ends.
+ * newer fit evicts them, until no stage of their fit took or gave back a replica in this JVM for
+ * {@link #IDLE_LIMIT_NANOS} (a notebook that fitted once and went on with other work gets the
+ * executors' native memory back), or until the executor ends.
  */
 final class IdleReplicas {
   /** Fits whose replicas a JVM keeps at once: as many as keep a consensus copy there. */
@@ -31,8 +36,18 @@ final class IdleReplicas {
   /** What makes replicas interchangeable: the same model, optimizer and compute threads. */
   record Kind(ModelSpec model, OptimizerSpec optimizer, int threads) {}
 
+  /**
+   * How long a fit's replicas wait for its next stage. Far longer than the driver's work between two
+   * stages (evaluation, checkpoint, slot wait); a fit that pauses longer only builds its models again.
+   */
+  static final long IDLE_LIMIT_NANOS = TimeUnit.MINUTES.toNanos(5);
+
   private static final Map<String, Map<Kind, Deque<ModelReplica>>> IDLE = new LinkedHashMap<>(4, 0.75f, true);
+  /** When a stage of each fit in {@link #IDLE} last took or gave back a replica here (guarded by IDLE). */
+  private static final Map<String, Long> LAST_USE = new HashMap<>();
   private static long created;
+  /** Closes replicas idle beyond the limit; started with the first replica kept (guarded by IDLE). */
+  private static ScheduledExecutorService sweeper;
 
   private IdleReplicas() {}
 
@@ -42,9 +57,12 @@ final class IdleReplicas {
     List<ModelReplica> evicted = new ArrayList<>();
     synchronized (IDLE) {
       idle = IDLE.computeIfAbsent(fitId, f -> new HashMap<>()).computeIfAbsent(kind, k -> new ArrayDeque<>()).poll();
+      LAST_USE.put(fitId, System.nanoTime());
       var fits = IDLE.entrySet().iterator();
       while (IDLE.size() > FITS) {
-        fits.next().getValue().values().forEach(evicted::addAll);
+        var eldest = fits.next();
+        eldest.getValue().values().forEach(evicted::addAll);
+        LAST_USE.remove(eldest.getKey());
         fits.remove();
       }
       if (idle == null) {
@@ -62,6 +80,15 @@ final class IdleReplicas {
       Map<Kind, Deque<ModelReplica>> fit = IDLE.get(fitId);
       if (fit != null) {
         fit.computeIfAbsent(kind, k -> new ArrayDeque<>()).push(replica);
+        LAST_USE.put(fitId, System.nanoTime());
+        if (sweeper == null) {
+          sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dssync-idle-replicas");
+            t.setDaemon(true);
+            return t;
+          });
+          sweeper.scheduleWithFixedDelay(() -> closeIdle(System.nanoTime()), 1, 1, TimeUnit.MINUTES);
+        }
         return;
       }
     }
@@ -73,10 +100,31 @@ final class IdleReplicas {
     Map<Kind, Deque<ModelReplica>> fit;
     synchronized (IDLE) {
       fit = IDLE.remove(fitId);
+      LAST_USE.remove(fitId);
     }
     if (fit != null) {
       fit.values().forEach(q -> q.forEach(ModelReplica::close));
     }
+  }
+
+  /**
+   * Closes the idle replicas of every fit whose stages last took or gave back one more than
+   * {@link #IDLE_LIMIT_NANOS} before {@code nowNanos}. The fit stays known, empty: a stage of it
+   * still running gives its replica back as usual.
+   */
+  static void closeIdle(long nowNanos) {
+    List<ModelReplica> expired = new ArrayList<>();
+    synchronized (IDLE) {
+      for (var fit : IDLE.entrySet()) {
+        if (nowNanos - LAST_USE.getOrDefault(fit.getKey(), nowNanos) > IDLE_LIMIT_NANOS) {
+          fit.getValue().values().forEach(q -> {
+            expired.addAll(q);
+            q.clear();
+          });
+        }
+      }
+    }
+    expired.forEach(ModelReplica::close);
   }
 
   /** Replicas this JVM built through {@link #take} so far (tests). */

@@ -98,4 +98,22 @@ class IdleReplicasTest {
     assertEquals(Set.of(a, b), closed);
     assertEquals(0, IdleReplicas.idle(fit));
   }
+
+  @Test
+  void replicasIdleBeyondTheLimitAreClosedAndAStageOfTheirFitStillRunningGivesBackAsUsual() {
+    String fit = fit();
+    ModelReplica waiting = IdleReplicas.take(fit, CNN, this::fake);
+    ModelReplica running = IdleReplicas.take(fit, CNN, this::fake);
+    IdleReplicas.giveBack(fit, CNN, waiting);
+    long now = System.nanoTime();
+    IdleReplicas.closeIdle(now + IdleReplicas.IDLE_LIMIT_NANOS / 2);
+    assertFalse(closed.contains(waiting), "within the limit it waits for the fit's next stage");
+    IdleReplicas.closeIdle(now + IdleReplicas.IDLE_LIMIT_NANOS + 1);
+    assertTrue(closed.contains(waiting), "beyond the limit its native memory is freed");
+    assertEquals(0, IdleReplicas.idle(fit));
+    IdleReplicas.giveBack(fit, CNN, running);
+    assertFalse(closed.contains(running), "the stage that was still running keeps its replica for the next");
+    assertEquals(1, IdleReplicas.idle(fit));
+    IdleReplicas.closeFit(fit);
+  }
 }
