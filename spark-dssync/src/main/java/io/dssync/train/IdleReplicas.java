@@ -14,6 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Replicas that wait in their JVM between the stages of one fit. A stage writes its replica's whole
@@ -30,6 +32,7 @@ import java.util.function.Supplier;
  * executors' native memory back), or until the executor ends.
  */
 final class IdleReplicas {
+  private static final Logger LOG = LoggerFactory.getLogger(IdleReplicas.class);
   /** Fits whose replicas a JVM keeps at once: as many as keep a consensus copy there. */
   static final int FITS = ConsensusCopies.FITS;
 
@@ -124,7 +127,14 @@ final class IdleReplicas {
         }
       }
     }
-    expired.forEach(ModelReplica::close);
+    for (ModelReplica replica : expired) {
+      try {
+        replica.close();
+      } catch (RuntimeException e) {
+        // Keep sweeping: a thrown exception would cancel the sweeper's schedule for good.
+        LOG.warn("dssync: closing an idle replica failed", e);
+      }
+    }
   }
 
   /** Replicas this JVM built through {@link #take} so far (tests). */
