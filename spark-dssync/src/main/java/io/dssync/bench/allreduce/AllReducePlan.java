@@ -58,13 +58,19 @@ record AllReducePlan(
    */
   static final long WARMUP_BYTES = 4L << 30;
   static final int MIN_WARMUP = 2;
-  static final int MAX_WARMUP = 5000;
+  /**
+   * Small messages: C2 queues a method after about 5,000 calls (15,000 with its loop counts) and
+   * compiles it on the same two cores, so with 5,000 warm-up ops the compiles of the per-op path
+   * ran in the timed window: three of eight 4 KiB g=2 cells read 4.2-7.6 ms (minimum 1.0-2.3 ms,
+   * executor CPU per op 1.4-1.6 ms) where the others read 0.34-0.60 ms.
+   */
+  static final int MAX_WARMUP = 20_000;
 
   /**
    * Untimed all-reduces before the cell of {@code bytes}: {@code warmup} when given, else enough
-   * to move {@link #WARMUP_BYTES}, between {@link #MIN_WARMUP} and {@link #MAX_WARMUP} (the JIT's C2
-   * compiles a method after about 5,000 calls, and a method of the per-op path runs about once
-   * per op; a native peer needs no warm-up). The same on every rank: it is a count.
+   * to move {@link #WARMUP_BYTES}, between {@link #MIN_WARMUP} and {@link #MAX_WARMUP} (a method of
+   * the per-op path runs about once per op; a native peer needs no warm-up). The same on every
+   * rank: it is a count.
    */
   int warmupOps(long bytes) {
     if (warmup != AUTO_WARMUP) {

@@ -101,10 +101,10 @@ class AllReduceBenchTest {
     AllReducePlan plan = new AllReducePlan("r", 5, List.of(4096L), List.of(2), 0, 1, 1000, 1024, 1);
     assertEquals(List.of(2, 3), List.of(plan.groupOf(2, 2)[0], plan.groupOf(3, 2)[1]));
     assertEquals(null, plan.groupOf(4, 2));
-    // Without --warmup, small messages get enough warm-up ops to pass 4 GiB (2 to 5000); with it, exactly that.
+    // Without --warmup, small messages get enough warm-up ops to pass 4 GiB (2 to 20,000); with it, exactly that.
     AllReducePlan warm = new AllReducePlan("w", 4, List.of(4096L), List.of(2), AllReducePlan.AUTO_WARMUP, 1, 1000,
         1024, 1);
-    assertEquals(5000, warm.warmupOps(4096));
+    assertEquals(20_000, warm.warmupOps(4096));
     assertEquals(4096, warm.warmupOps(1L << 20));
     assertEquals(64, warm.warmupOps(64L << 20));
     assertEquals(16, warm.warmupOps(256L << 20));
