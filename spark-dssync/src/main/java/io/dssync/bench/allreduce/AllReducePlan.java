@@ -61,8 +61,8 @@ record AllReducePlan(
   /**
    * Small messages: C2 queues a method after about 5,000 calls (15,000 with its loop counts) and
    * compiles it on the same two cores, so with 5,000 warm-up ops the compiles of the per-op path
-   * ran in the timed window: three of eight 4 KiB g=2 cells read 4.2-7.6 ms (minimum 1.0-2.3 ms,
-   * executor CPU per op 1.4-1.6 ms) where the others read 0.34-0.60 ms.
+   * most likely ran in the timed window: three of eight 4 KiB g=2 cells read 4.2-7.6 ms (minimum
+   * 1.0-2.3 ms; two of them with 1.4-1.6 ms of executor CPU per op) where the others read 0.34-1.34 ms.
    */
   static final int MAX_WARMUP = 20_000;
 
