@@ -45,9 +45,24 @@ final class IdleReplicas {
    */
   static final long IDLE_LIMIT_NANOS = TimeUnit.MINUTES.toNanos(5);
 
-  private static final Map<String, Map<Kind, Deque<ModelReplica>>> IDLE = new LinkedHashMap<>(4, 0.75f, true);
-  /** When a stage of each fit in {@link #IDLE} last took or gave back a replica here (guarded by IDLE). */
-  private static final Map<String, Long> LAST_USE = new HashMap<>();
+  /** One fit's idle replicas in this JVM, and when a stage of it last took or gave back one here. */
+  private static final class Fit {
+    final Map<Kind, Deque<ModelReplica>> byKind = new HashMap<>();
+    long lastUseNanos = System.nanoTime();
+
+    /** Every idle replica of the fit, now no longer held. */
+    List<ModelReplica> drain() {
+      List<ModelReplica> all = new ArrayList<>();
+      byKind.values().forEach(q -> {
+        all.addAll(q);
+        q.clear();
+      });
+      return all;
+    }
+  }
+
+  /** By fit id, eldest use first (guarded by itself). */
+  private static final Map<String, Fit> IDLE = new LinkedHashMap<>(4, 0.75f, true);
   private static long created;
   /** Closes replicas idle beyond the limit; started with the first replica kept (guarded by IDLE). */
   private static ScheduledExecutorService sweeper;
@@ -59,13 +74,12 @@ final class IdleReplicas {
     ModelReplica idle;
     List<ModelReplica> evicted = new ArrayList<>();
     synchronized (IDLE) {
-      idle = IDLE.computeIfAbsent(fitId, f -> new HashMap<>()).computeIfAbsent(kind, k -> new ArrayDeque<>()).poll();
-      LAST_USE.put(fitId, System.nanoTime());
-      var fits = IDLE.entrySet().iterator();
+      Fit fit = IDLE.computeIfAbsent(fitId, f -> new Fit());
+      idle = fit.byKind.computeIfAbsent(kind, k -> new ArrayDeque<>()).poll();
+      fit.lastUseNanos = System.nanoTime();
+      var fits = IDLE.values().iterator();
       while (IDLE.size() > FITS) {
-        var eldest = fits.next();
-        eldest.getValue().values().forEach(evicted::addAll);
-        LAST_USE.remove(eldest.getKey());
+        evicted.addAll(fits.next().drain());
         fits.remove();
       }
       if (idle == null) {
@@ -80,10 +94,10 @@ final class IdleReplicas {
   /** Keeps {@code replica} for the next stage of fit {@code fitId}; closes it when that fit was evicted meanwhile. */
   static void giveBack(String fitId, Kind kind, ModelReplica replica) {
     synchronized (IDLE) {
-      Map<Kind, Deque<ModelReplica>> fit = IDLE.get(fitId);
+      Fit fit = IDLE.get(fitId);
       if (fit != null) {
-        fit.computeIfAbsent(kind, k -> new ArrayDeque<>()).push(replica);
-        LAST_USE.put(fitId, System.nanoTime());
+        fit.byKind.computeIfAbsent(kind, k -> new ArrayDeque<>()).push(replica);
+        fit.lastUseNanos = System.nanoTime();
         if (sweeper == null) {
           sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dssync-idle-replicas");
@@ -100,13 +114,12 @@ final class IdleReplicas {
 
   /** Closes this JVM's idle replicas of fit {@code fitId} (the fit ended). */
   static void closeFit(String fitId) {
-    Map<Kind, Deque<ModelReplica>> fit;
+    Fit fit;
     synchronized (IDLE) {
       fit = IDLE.remove(fitId);
-      LAST_USE.remove(fitId);
     }
     if (fit != null) {
-      fit.values().forEach(q -> q.forEach(ModelReplica::close));
+      fit.drain().forEach(ModelReplica::close);
     }
   }
 
@@ -118,12 +131,9 @@ final class IdleReplicas {
   static void closeIdle(long nowNanos) {
     List<ModelReplica> expired = new ArrayList<>();
     synchronized (IDLE) {
-      for (var fit : IDLE.entrySet()) {
-        if (nowNanos - LAST_USE.getOrDefault(fit.getKey(), nowNanos) > IDLE_LIMIT_NANOS) {
-          fit.getValue().values().forEach(q -> {
-            expired.addAll(q);
-            q.clear();
-          });
+      for (Fit fit : IDLE.values()) {
+        if (nowNanos - fit.lastUseNanos > IDLE_LIMIT_NANOS) {
+          expired.addAll(fit.drain());
         }
       }
     }
@@ -147,8 +157,8 @@ final class IdleReplicas {
   /** Idle replicas this JVM holds for fit {@code fitId} (tests). */
   static int idle(String fitId) {
     synchronized (IDLE) {
-      Map<Kind, Deque<ModelReplica>> fit = IDLE.get(fitId);
-      return fit == null ? 0 : fit.values().stream().mapToInt(Deque::size).sum();
+      Fit fit = IDLE.get(fitId);
+      return fit == null ? 0 : fit.byKind.values().stream().mapToInt(Deque::size).sum();
     }
   }
 }
