@@ -255,13 +255,14 @@ public final class DsSyncTrainer {
       // A fresh run id per attempt: a retry's block ids can never meet the failed attempt's leftovers.
       String attemptRunId = attempt == 1 ? run.runId() : run.runId() + ".a" + attempt;
       int size = run.pool().size();
+      ScheduleSpec firstPlan = auto == null ? null : auto.firstPlanSpec(size);
       // A retry on an elastic pool that shrank has no plan for its size: its ranks probe and plan now.
-      boolean probes = probe || auto != null && auto.firstPlanSpec(size) != null;
+      boolean probes = probe || firstPlan != null;
       double budgetMs = probe ? probeBudgetMs : probes ? auto.firstProbeBudgetMs(size) : 0;
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
           config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
-          probes ? auto.firstPlanSpec(size) : null);
+          firstPlan);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));
