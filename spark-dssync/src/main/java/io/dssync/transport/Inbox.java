@@ -46,6 +46,8 @@ final class Inbox {
   private boolean closed;
   /** What the task is blocked on, for peers that ask ({@link PeerWait}); written by the task thread only. */
   private volatile PeerWait wait = PeerWait.IDLE;
+  /** Whether {@link #wait} was ever a give-up (written by the task thread only). */
+  private volatile boolean gaveUpOnce;
 
   Inbox(String id, int rank) {
     this.id = id;
@@ -186,6 +188,7 @@ final class Inbox {
           parcels.remove(key); // a late part must not land in the reader's array after it gave up
         }
         wait = wait.gaveUp(); // set above: a part that arrives within the spin never gets here
+        gaveUpOnce = true;
         return null;
       }
       wait = PeerWait.IDLE;
@@ -195,6 +198,26 @@ final class Inbox {
       parcels.remove(key);
       return p;
     }
+  }
+
+  /**
+   * The task waits, at the end of its stage, for rank {@code reader} to acknowledge part {@code id}
+   * since {@code sinceNanos}; {@code gaveUp}: it stopped waiting.
+   */
+  void awaitingAcknowledgement(int reader, MessageId id, long sinceNanos, boolean gaveUp) {
+    PeerWait acknowledging = PeerWait.acknowledging(reader, id, sinceNanos);
+    wait = gaveUp ? acknowledging.gaveUp() : acknowledging;
+    gaveUpOnce |= gaveUp;
+  }
+
+  /** The task's wait ended the way it hoped. */
+  void notWaiting() {
+    wait = PeerWait.IDLE;
+  }
+
+  /** Whether the task gave up on a part or an acknowledgement since this inbox opened. */
+  boolean gaveUpOnce() {
+    return gaveUpOnce;
   }
 
   /** What the task is waiting for now, or gave up on last (it stays after {@link #close}). */

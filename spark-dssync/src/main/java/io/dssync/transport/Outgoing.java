@@ -69,6 +69,11 @@ final class Outgoing {
     };
   }
 
+  /** The part sent longest ago that its reader has not acknowledged yet, or null. */
+  synchronized Unacknowledged oldestUnacknowledged() {
+    return unacknowledged.isEmpty() ? null : unacknowledged.iterator().next();
+  }
+
   /** The first failure a reader reported, or null. */
   synchronized Failure failure() {
     return failure;
@@ -86,7 +91,7 @@ final class Outgoing {
     if (done) {
       return null;
     }
-    Unacknowledged oldest = unacknowledged.iterator().next();
+    Unacknowledged oldest = oldestUnacknowledged();
     return new Failure(oldest.reader(), oldest.id(), null);
   }
 

@@ -8,25 +8,33 @@ import java.util.Locale;
 /**
  * What a rank's task is waiting for, as it answers a peer that gave up waiting for it: nothing
  * ({@link State#IDLE}: it is busy in its own work, or stuck there), a part from another rank
- * ({@link State#WAITING}), or a part it gave up on ({@link State#GAVE_UP}). Following these
- * answers from rank to rank leads a timeout error to the rank that holds everyone up, rather
- * than to whichever of its waiters the stage happened to hear from first.
+ * ({@link State#WAITING}), or a part it gave up on ({@link State#GAVE_UP}). With
+ * {@code acknowledgement} the wait is at the end of a stage, for another rank's acknowledgement of
+ * a part this one sent ({@code sender} is then that reader). Following these answers from rank to
+ * rank leads a timeout error to the rank that holds everyone up, rather than to whichever of its
+ * waiters the stage happened to hear from first.
  */
-record PeerWait(State state, int sender, MessageId id, long sinceNanos, long waitedMs) {
+record PeerWait(State state, int sender, MessageId id, long sinceNanos, long waitedMs, boolean acknowledgement) {
   enum State { IDLE, WAITING, GAVE_UP }
 
   /** First byte of a wait query's RPC ({@link InlinePart#KIND} is the other kind). */
   static final byte QUERY_KIND = 3;
 
-  static final PeerWait IDLE = new PeerWait(State.IDLE, -1, null, 0, 0);
+  static final PeerWait IDLE = new PeerWait(State.IDLE, -1, null, 0, 0, false);
 
   /** Waiting since {@code sinceNanos} ({@link System#nanoTime}) for part {@code id} from {@code sender}. */
   static PeerWait waiting(int sender, MessageId id, long sinceNanos) {
-    return new PeerWait(State.WAITING, sender, id, sinceNanos, 0);
+    return new PeerWait(State.WAITING, sender, id, sinceNanos, 0, false);
+  }
+
+  /** Waiting since {@code sinceNanos} for rank {@code reader} to acknowledge part {@code id}. */
+  static PeerWait acknowledging(int reader, MessageId id, long sinceNanos) {
+    return new PeerWait(State.WAITING, reader, id, sinceNanos, 0, true);
   }
 
   PeerWait gaveUp() {
-    return new PeerWait(State.GAVE_UP, sender, id, sinceNanos, (System.nanoTime() - sinceNanos) / 1_000_000);
+    return new PeerWait(State.GAVE_UP, sender, id, sinceNanos, (System.nanoTime() - sinceNanos) / 1_000_000,
+        acknowledgement);
   }
 
   /** The question to the rank whose inbox is {@code inboxId}: what are you waiting for? */
@@ -44,11 +52,11 @@ record PeerWait(State state, int sender, MessageId id, long sinceNanos, long wai
 
   /** The answer, with the time waited so far for a wait still going on. */
   ByteBuffer encode() {
-    ByteBuffer buf = ByteBuffer.allocate(1 + 4 + 8 + 4 * 4 + 8);
+    ByteBuffer buf = ByteBuffer.allocate(1 + 4 + 8 + 4 * 4 + 8 + 1);
     MessageId m = id == null ? new MessageId(0, 0, 0, 0) : id;
     long ms = state == State.WAITING ? (System.nanoTime() - sinceNanos) / 1_000_000 : waitedMs;
     buf.put((byte) state.ordinal()).putInt(sender).putLong(m.step()).putInt(m.round()).putInt(m.phase())
-        .putInt(m.chunk()).putInt(m.part()).putLong(ms).flip();
+        .putInt(m.chunk()).putInt(m.part()).putLong(ms).put((byte) (acknowledgement ? 1 : 0)).flip();
     return buf;
   }
 
@@ -59,18 +67,22 @@ record PeerWait(State state, int sender, MessageId id, long sinceNanos, long wai
     }
     int sender = buf.getInt();
     MessageId id = new MessageId(buf.getLong(), buf.getInt(), buf.getInt(), buf.getInt(), buf.getInt());
-    return new PeerWait(State.values()[state], sender, id, 0, buf.getLong());
+    long waitedMs = buf.getLong();
+    return new PeerWait(State.values()[state], sender, id, 0, waitedMs, buf.get() != 0);
   }
 
   /** For a timeout error: what rank {@code rank} answered, in a clause. */
   String describe(int rank) {
-    return switch (state) {
-      case IDLE -> "rank " + rank + " is not waiting for any peer (it is busy or stuck in its own work)";
-      case WAITING -> String.format(Locale.ROOT, "rank %d has waited %d ms at step %d for %s from rank %d",
-          rank, waitedMs, id.step(), id.describe(), sender);
-      case GAVE_UP -> String.format(Locale.ROOT, "rank %d gave up after %d ms at step %d waiting for %s from rank %d",
-          rank, waitedMs, id.step(), id.describe(), sender);
-    };
+    if (state == State.IDLE) {
+      return "rank " + rank + " is not waiting for any peer (it is busy or stuck in its own work)";
+    }
+    String what = acknowledgement
+        ? "the acknowledgement of " + id.describe() + " by rank " + sender
+        : id.describe() + " from rank " + sender;
+    return state == State.WAITING
+        ? String.format(Locale.ROOT, "rank %d has waited %d ms at step %d for %s", rank, waitedMs, id.step(), what)
+        : String.format(Locale.ROOT, "rank %d gave up after %d ms at step %d waiting for %s", rank, waitedMs,
+            id.step(), what);
   }
 
   /** For a timeout error: a rank that did not answer the question in time. */

@@ -338,17 +338,28 @@ public final class PushTransport implements Transport {
     DsSyncException error = null;
     try {
       if (!failed) {
-        long deadline = System.nanoTime() + closeTimeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + closeTimeout.toNanos();
+        // For peers that ask what holds this rank up: most likely the part sent longest ago.
+        Outgoing.Unacknowledged oldest = outgoing.oldestUnacknowledged();
+        if (oldest != null) {
+          inbox.awaitingAcknowledgement(oldest.reader(), oldest.id(), start, false);
+        }
         if (signals != null) {
           // Same-host readers' acknowledgements come only as this thread reads them.
           TaskWaits.pumpUntil(wait -> pumpSignals(wait, lastStep), () -> signals.unacknowledged() == 0, deadline,
               task);
         }
         Outgoing.Failure missing = outgoing.awaitAcknowledged(deadline, task);
-        if (missing != null) {
-          error = missing.cause() != null ? sendFailed(missing)
-              : Errors.peerTimeout(rank, missing.reader(), missing.id().step(),
-                  "the acknowledgement of " + missing.id().describe(), closeTimeout.toMillis());
+        if (missing != null && missing.cause() != null) {
+          error = sendFailed(missing);
+        } else if (missing != null) {
+          inbox.awaitingAcknowledgement(missing.reader(), missing.id(), start, true);
+          error = Errors.peerTimeout(rank, missing.reader(), missing.id().step(),
+              "the acknowledgement of " + missing.id().describe(), closeTimeout.toMillis(),
+              waitChain(missing.reader()));
+        } else if (oldest != null) {
+          inbox.notWaiting(); // the acknowledgement wait it reported is over
         }
       }
     } finally {
@@ -599,7 +610,7 @@ public final class PushTransport implements Transport {
       signals.close();
     }
     sharedReader.close();
-    if (inbox.peerWait().state() == PeerWait.State.GAVE_UP) {
+    if (inbox.gaveUpOnce()) {
       // Its waiters may ask what it gave up on a moment from now (waitChain): answer them a while.
       LINGER.schedule(this::closeChannel, WAIT_CHAIN_LINGER.toMillis(), TimeUnit.MILLISECONDS);
     } else {

@@ -216,13 +216,7 @@ class PushTransportTest {
       try (PushTransport t = PushTransport.open(ctx, TIMEOUT)) {
         float[] in = new float[4];
         switch (ctx.partitionId()) {
-          case 1 -> {
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < end) {
-              ctx.killTaskIfInterrupted(); // busy, not waiting for a part, until Spark kills the stage
-              Thread.sleep(50);
-            }
-          }
+          case 1 -> busyUntilKilled(ctx);
           case 2 -> {
             try {
               t.fetch(1, new MessageId(7, 0, 0, 1), in, 0, 4, Duration.ofSeconds(1));
@@ -243,6 +237,66 @@ class PushTransportTest {
         + " \\(round 0\\) from rank 2; rank 2 gave up after \\d+ ms at step 7 waiting for reduce-scatter chunk 1"
         + " \\(round 0\\) from rank 1; rank 1 is not waiting for any peer.*"), message);
     awaitNoRunningTasks(TestSpark.session().sparkContext(), Duration.ofSeconds(60));
+  }
+
+  /**
+   * Through shared memory a reader acknowledges a part only when its task thread lands it. Rank 0
+   * is busy and never does; rank 1 sent it a part and gives up at close after 2 s: its error names
+   * the part, the reader, and what the reader answered it was doing.
+   */
+  @Test
+  void aPartNeverAcknowledgedFailsCloseNamingTheReaderAndWhatItIsDoing() throws Exception {
+    SparkException failure = assertThrows(SparkException.class, () -> TestSpark.runBarrier(N, ctx -> {
+      Duration closeTimeout = ctx.partitionId() == 1 ? Duration.ofSeconds(2) : TIMEOUT;
+      try (PushTransport t = PushTransport.open(ctx, closeTimeout, true)) {
+        checkPath(t, true);
+        if (ctx.partitionId() == 0) {
+          busyUntilKilled(ctx);
+        } else if (ctx.partitionId() == 1) {
+          t.publish(new MessageId(7, 0, 0, 0), new float[4], 0, 4, new int[] {0});
+        }
+        return "done";
+      }
+    }));
+    String message = String.valueOf(failure.getMessage());
+    assertTrue(message.contains("Rank 1 waited 2000 ms at step 7 for the acknowledgement of reduce-scatter chunk 0"
+        + " (round 0) from rank 0, which did not arrive. Behind it: rank 0 is not waiting for any peer"), message);
+    awaitNoRunningTasks(TestSpark.session().sparkContext(), Duration.ofSeconds(60));
+  }
+
+  /**
+   * Rank 1 waits at close for rank 0 (busy) to acknowledge a part; rank 3 waits for a part from
+   * rank 1 and times out first. Asked why, rank 1 answers that it waits for rank 0's
+   * acknowledgement, not that it is busy, and the chain goes on to rank 0.
+   */
+  @Test
+  void aRankWaitingForAnAcknowledgementSaysSoWhenAPeerAsks() throws Exception {
+    SparkException failure = assertThrows(SparkException.class, () -> TestSpark.runBarrier(N, ctx -> {
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT, true)) {
+        checkPath(t, true);
+        switch (ctx.partitionId()) {
+          case 0 -> busyUntilKilled(ctx);
+          case 1 -> t.publish(new MessageId(7, 0, 0, 0), new float[4], 0, 4, new int[] {0});
+          case 3 -> t.fetch(1, new MessageId(9, 0, 1, 3), new float[4], 0, 4, Duration.ofSeconds(2));
+          default -> { }
+        }
+        return "done";
+      }
+    }));
+    String message = String.valueOf(failure.getMessage());
+    assertTrue(message.matches("(?s).*Rank 3 waited 2000 ms at step 9 for all-gather chunk 3 \\(round 0\\) from"
+        + " rank 1, which did not arrive\\. Behind it: rank 1 has waited \\d+ ms at step 7 for the acknowledgement"
+        + " of reduce-scatter chunk 0 \\(round 0\\) by rank 0; rank 0 is not waiting for any peer.*"), message);
+    awaitNoRunningTasks(TestSpark.session().sparkContext(), Duration.ofSeconds(60));
+  }
+
+  /** Not waiting for any part (so, through shared memory, acknowledging none) until Spark kills the stage. */
+  private static void busyUntilKilled(org.apache.spark.BarrierTaskContext ctx) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < end) {
+      ctx.killTaskIfInterrupted();
+      Thread.sleep(50);
+    }
   }
 
   @ParameterizedTest(name = "shared memory between executors: {0}")
