@@ -57,7 +57,8 @@ public final class AllReduceBench implements BenchMode {
           --groups LIST       group sizes g in 2..N (default every g from 2 to N); ranks are cut into
                               consecutive groups that run at once, N mod g ranks sit the size out
           --warmup K          untimed all-reduces per point (default: by size, so that 4 GiB passes
-                              first, 2 to 5000: the JIT compiles the per-op path after thousands)
+                              first, 2 to 20000: the JIT compiles the per-op path after thousands;
+                              at most about 30 s per point, so slow links do not wait for 4 GiB)
           --iters K           timed all-reduces per point; median and min are reported (default 5)
           --raw-bytes SIZE    bytes of each raw TCP transfer between ranks 0 and 1 (default 64M)
           --raw-repeats K     raw TCP transfers; the best counts (default 3)
@@ -86,8 +87,12 @@ public final class AllReduceBench implements BenchMode {
     }
     // Before any Spark work: a missing PyTorch should not cost a whole measurement first.
     PythonPeer python = peer.equals("gloo") ? PythonPeer.find("gloo") : null;
-    err.printf(Locale.ROOT, "[dssync bench allreduce] %d workers on %s, sizes %s, groups %s%n", plan.workers(),
-        master, plan.sizes().stream().map(ByteSize::label).collect(Collectors.joining(",")), plan.groupSizes());
+    err.printf(Locale.ROOT, "[dssync bench allreduce] %d workers on %s, sizes %s, groups %s; %d points, each %s"
+            + " then %d timed all-reduces%n", plan.workers(), master,
+        plan.sizes().stream().map(ByteSize::label).collect(Collectors.joining(",")), plan.groupSizes(),
+        plan.cells().size(), plan.warmupBoundedByTime()
+            ? "warming up for up to " + AllReducePlan.WARMUP_BUDGET_MS / 1000 + " s"
+            : "after " + plan.warmup() + " warm-up all-reduces", plan.iterations());
     giveExecutorsTheWorkersMemory(master);
     SparkSession spark = SparkSessions.forMaster(master, TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, plan.workers()).set(TrainerConfig.THREADS_PER_WORKER, 1).build());

@@ -67,10 +67,19 @@ record AllReducePlan(
   static final int MAX_WARMUP = 20_000;
 
   /**
+   * An automatic warm-up also stops once its group has spent about this long on it: over a 100
+   * Mbit/s link 4 GiB takes some six minutes per point. Loopback's points warm up well within it
+   * (4 KiB: 20,000 ops in about 8 s; 1 MiB: 4,096 in about 16 s).
+   */
+  static final long WARMUP_BUDGET_MS = 30_000;
+  /** The most agreements an automatic warm-up holds (it doubles its batches, so about log2 of {@link #MAX_WARMUP}). */
+  static final int MAX_WARMUP_CHECKS = 32;
+
+  /**
    * Untimed all-reduces before the cell of {@code bytes}: {@code warmup} when given, else enough
    * to move {@link #WARMUP_BYTES}, between {@link #MIN_WARMUP} and {@link #MAX_WARMUP} (a method of
-   * the per-op path runs about once per op; a native peer needs no warm-up). The same on every
-   * rank: it is a count.
+   * the per-op path runs about once per op; a native peer needs no warm-up), and then no more than
+   * {@link #WARMUP_BUDGET_MS} allows ({@link #warmupBoundedByTime}).
    */
   int warmupOps(long bytes) {
     if (warmup != AUTO_WARMUP) {
@@ -79,7 +88,34 @@ record AllReducePlan(
     return (int) Math.max(MIN_WARMUP, Math.min(MAX_WARMUP, WARMUP_BYTES / bytes));
   }
 
-  int operationsPerCell(long bytes) {
-    return warmupOps(bytes) + iterations;
+  /** Whether the warm-up stops at {@link #WARMUP_BUDGET_MS} (automatic) or runs the count given. */
+  boolean warmupBoundedByTime() {
+    return warmup == AUTO_WARMUP;
+  }
+
+  /**
+   * The first step id of {@code cell}: every cell has its own range, as long as its most ops, so
+   * the ranks of a cell agree on step ids whatever the warm-up of earlier cells came to.
+   */
+  long firstStep(Cell cell) {
+    long step = 0;
+    for (Cell c : cells().subList(0, cell.index())) {
+      step += warmupOps(c.bytes()) + MAX_WARMUP_CHECKS + iterations;
+    }
+    return step;
+  }
+
+  /**
+   * How many more warm-up ops the group runs after {@code done} of them took {@code elapsedMs} (the
+   * group's mean, the same number on every member): twice the last batch, but no more than the
+   * {@code planned} count and what the time left of {@link #WARMUP_BUDGET_MS} fits at the rate so
+   * far; 0 when not one more op fits. Pure, so every member computes the same.
+   */
+  static int nextWarmupBatch(int lastBatch, int done, int planned, double elapsedMs) {
+    if (done >= planned || done <= 0 || !(elapsedMs < WARMUP_BUDGET_MS)) {
+      return 0;
+    }
+    double fits = Math.floor((WARMUP_BUDGET_MS - elapsedMs) / (elapsedMs / done));
+    return (int) Math.max(0, Math.min(Math.min(2L * lastBatch, planned - done), fits));
   }
 }

@@ -59,7 +59,7 @@ public final class AllReduceReport {
             + " + %d timed all-reduces per point. Raw TCP between the executors of ranks 0 and 1: **%.1f MB/s** (best of %d"
             + " one-way transfers of %s, before the all-reduces %.1f MB/s, after them %.1f MB/s; measured in this"
             + " run). MB = 1e6 bytes; busbw = algbw x 2(g-1)/g.",
-        network, plan.workers(), warmupText(plan), plan.iterations(), raw, plan.rawRepeats(),
+        network, plan.workers(), warmupText(plan, run), plan.iterations(), raw, plan.rawRepeats(),
         ByteSize.label(plan.rawBytes()), run.rawBeforeMBps(), run.rawAfterMBps()));
     folder.write(table(network, rows), "Group all-reduce over the push transport");
     folder.chart("busbw-vs-size", chart(network, rows));
@@ -160,11 +160,17 @@ public final class AllReduceReport {
     return chart;
   }
 
-  private static String warmupText(AllReducePlan plan) {
-    if (plan.warmup() != AllReducePlan.AUTO_WARMUP) {
+  private static String warmupText(AllReducePlan plan, AllReduceRun run) {
+    if (!plan.warmupBoundedByTime()) {
       return String.valueOf(plan.warmup());
     }
-    return "by size (" + plan.sizes().stream().map(b -> ByteSize.label(b) + ": " + plan.warmupOps(b))
-        .collect(Collectors.joining(", ")) + ")";
+    String text = "by size (" + plan.sizes().stream().map(b -> ByteSize.label(b) + ": " + plan.warmupOps(b))
+        .collect(Collectors.joining(", ")) + ", or fewer where they took over "
+        + AllReducePlan.WARMUP_BUDGET_MS / 1000 + " s";
+    if (run.warmupOps() == null) {
+      return text + ")";
+    }
+    return text + "; ran " + plan.cells().stream().map(c -> ByteSize.label(c.bytes()) + " g=" + c.groupSize() + ": "
+        + run.warmupOps()[c.index()]).collect(Collectors.joining(", ")) + ")";
   }
 }

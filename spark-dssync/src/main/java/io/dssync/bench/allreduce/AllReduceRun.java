@@ -2,13 +2,26 @@ package io.dssync.bench.allreduce;
 
 import java.util.List;
 
-/** What one allreduce stage measured: the table rows and the raw TCP probes before and after them. */
-record AllReduceRun(List<AllReduceRow> rows, double rawBeforeMBps, double rawAfterMBps) {
+/**
+ * What one allreduce stage measured: the table rows, the raw TCP probes before and after them, and
+ * the warm-up ops each cell ran (null when not recorded).
+ */
+record AllReduceRun(List<AllReduceRow> rows, double rawBeforeMBps, double rawAfterMBps, int[] warmupOps) {
+  AllReduceRun(List<AllReduceRow> rows, double rawBeforeMBps, double rawAfterMBps) {
+    this(rows, rawBeforeMBps, rawAfterMBps, null);
+  }
+
   static AllReduceRun from(AllReducePlan plan, List<AllReduceWorkerResult> ranks) {
     double before = ranks.stream().mapToDouble(AllReduceWorkerResult::rawTcpMBps).filter(Double::isFinite)
         .max().orElse(Double.NaN);
     double after = ranks.stream().mapToDouble(AllReduceWorkerResult::rawTcpAfterMBps).filter(Double::isFinite)
         .max().orElse(Double.NaN);
-    return new AllReduceRun(AllReduceRow.from(plan, ranks), before, after);
+    int[] warmups = new int[plan.cells().size()];
+    for (AllReduceWorkerResult r : ranks) {
+      for (int c = 0; c < warmups.length; c++) {
+        warmups[c] = Math.max(warmups[c], r.warmupOps()[c]);
+      }
+    }
+    return new AllReduceRun(AllReduceRow.from(plan, ranks), before, after, warmups);
   }
 }

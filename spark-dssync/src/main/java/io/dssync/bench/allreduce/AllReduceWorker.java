@@ -61,21 +61,28 @@ final class AllReduceWorker
     long[] wait = new long[cells.size()];
     long[] transfer = new long[cells.size()];
     long[] cpu = new long[cells.size()];
-    long step = 0; // a fresh step id per call on every rank, so block ids never collide
+    int[] warmups = new int[cells.size()];
     float[] vector = new float[0];
     for (AllReducePlan.Cell cell : cells) {
       int[] group = plan.groupOf(rank, cell.groupSize());
       if (group == null) {
-        step += plan.operationsPerCell(cell.bytes());
         continue;
       }
+      // A fresh step id per call on every rank, so message ids never collide.
+      long step = plan.firstStep(cell);
       if (vector.length != cell.bytes() / Float.BYTES) {
         vector = null; // let the old one go before allocating the next size
         vector = new float[Math.toIntExact(cell.bytes() / Float.BYTES)];
       }
       Arrays.fill(vector, rank + 1);
-      for (int w = 0; w < plan.warmupOps(cell.bytes()); w++) {
-        allReduce.average(group, vector, step++, 0);
+      int planned = plan.warmupOps(cell.bytes());
+      if (plan.warmupBoundedByTime()) {
+        step = warmUpWithinBudget(allReduce, group, vector, step, planned, warmups, cell);
+      } else {
+        for (int w = 0; w < planned; w++) {
+          allReduce.average(group, vector, step++, 0);
+        }
+        warmups[cell.index()] = planned;
       }
       TransportStats.Snapshot before = stats.snapshot();
       long cpuBefore = ProcessCpu.nanos();
@@ -94,7 +101,36 @@ final class AllReduceWorker
       transfer[cell.index()] = moved.transferNanos();
       checkAverage(rank, group, vector, cell);
     }
-    return new AllReduceWorkerResult(rank, executorId, host, raw, Double.NaN, intervals, wait, transfer, cpu);
+    return new AllReduceWorkerResult(rank, executorId, host, raw, Double.NaN, intervals, wait, transfer, cpu,
+        warmups);
+  }
+
+  /**
+   * The automatic warm-up of one cell: batches of ops, doubling, and after each the group's mean
+   * elapsed time in a one-float all-reduce, so every member stops after the same op
+   * ({@link AllReducePlan#nextWarmupBatch}). Returns the next step id; records the ops run.
+   */
+  private static long warmUpWithinBudget(GroupAllReduce allReduce, int[] group, float[] vector, long step,
+      int planned, int[] warmups, AllReducePlan.Cell cell) {
+    long start = System.nanoTime();
+    float[] elapsedMs = new float[1];
+    int done = 0;
+    int checks = 0;
+    for (int batch = Math.min(AllReducePlan.MIN_WARMUP, planned); batch > 0; ) {
+      for (int i = 0; i < batch; i++) {
+        allReduce.average(group, vector, step++, 0);
+      }
+      done += batch;
+      if (done >= planned || checks == AllReducePlan.MAX_WARMUP_CHECKS) {
+        break; // the cell's step range holds no more checks
+      }
+      elapsedMs[0] = (System.nanoTime() - start) / 1e6f;
+      allReduce.average(group, elapsedMs, step++, 0);
+      checks++;
+      batch = AllReducePlan.nextWarmupBatch(batch, done, planned, elapsedMs[0]);
+    }
+    warmups[cell.index()] = done;
+    return step;
   }
 
   /** Every element started as (rank + 1), so after any number of averages it is the group mean. */

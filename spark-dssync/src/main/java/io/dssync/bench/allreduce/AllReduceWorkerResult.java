@@ -16,7 +16,8 @@ import java.util.Base64;
  * nanoseconds and the executor process's CPU time (all its threads, Netty's included) summed over
  * the timed ops. {@code intervalsMs[c]} is null when the rank sat cell c
  * out. The raw TCP throughputs (before and after the cells) are NaN except on the rank that sent
- * the raw TCP probe.
+ * the raw TCP probe. {@code warmupOps[c]}: the untimed ops this rank ran before cell c (0 when it
+ * sat the cell out).
  */
 record AllReduceWorkerResult(
     int rank,
@@ -27,7 +28,8 @@ record AllReduceWorkerResult(
     double[][] intervalsMs,
     long[] waitNanos,
     long[] transferNanos,
-    long[] cpuNanos) implements Serializable {
+    long[] cpuNanos,
+    int[] warmupOps) implements Serializable {
   /**
    * The result as one line of text, which is how it travels back as a task result: a session with
    * spark.kryo.registrationRequired=true (dssync-defaults.conf) serializes String[] but not bench
@@ -53,6 +55,6 @@ record AllReduceWorkerResult(
 
   AllReduceWorkerResult withRawAfter(double mbps) {
     return new AllReduceWorkerResult(rank, executorId, host, rawTcpMBps, mbps, intervalsMs, waitNanos,
-        transferNanos, cpuNanos);
+        transferNanos, cpuNanos, warmupOps);
   }
 }

@@ -57,7 +57,8 @@ final class GlooPeer {
         }
       }
       ranks.add(new AllReduceWorkerResult(r, "gloo-" + r, "127.0.0.1", r == 1 ? rawTcpMBps : Double.NaN, Double.NaN,
-          intervals[r], new long[cells], new long[cells], new long[cells]));
+          intervals[r], new long[cells], new long[cells], new long[cells],
+          plan.cells().stream().mapToInt(c -> plan.warmupOps(c.bytes())).toArray()));
     }
     return AllReduceRow.from(plan, ranks);
   }

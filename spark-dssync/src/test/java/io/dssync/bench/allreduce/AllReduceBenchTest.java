@@ -113,6 +113,56 @@ class AllReduceBenchTest {
     AllReducePlan given = new AllReducePlan("g", 4, List.of(4096L), List.of(2), 3, 1, 1000, 1024, 1);
     assertEquals(3, given.warmupOps(4096));
     assertEquals(3, given.warmupOps(64L << 20));
-    assertEquals(4096 + 1, warm.operationsPerCell(1L << 20));
+    // Every cell has its own range of step ids, as long as its most ops (warm-up, its checks, timed).
+    AllReducePlan two = new AllReducePlan("t", 4, List.of(1L << 20), List.of(2, 4), AllReducePlan.AUTO_WARMUP, 5,
+        1000, 1024, 1);
+    assertEquals(0, two.firstStep(two.cells().get(0)));
+    assertEquals(4096 + AllReducePlan.MAX_WARMUP_CHECKS + 5, two.firstStep(two.cells().get(1)));
+  }
+
+  @Test
+  void anAutomaticWarmUpDoublesItsBatchesAndStopsWhereTheTimeBudgetEnds() {
+    long budget = AllReducePlan.WARMUP_BUDGET_MS;
+    assertEquals(4, AllReducePlan.nextWarmupBatch(2, 2, 20_000, 1.0));
+    assertEquals(8, AllReducePlan.nextWarmupBatch(4, 6, 20_000, 3.0));
+    // Never past the count planned for the size.
+    assertEquals(10, AllReducePlan.nextWarmupBatch(512, 1014, 1024, 500.0));
+    // 1,000 ops took budget - 1 s, 29 ms each: 34 more fit in the second left.
+    assertEquals(34, AllReducePlan.nextWarmupBatch(512, 1000, 20_000, budget - 1000.0));
+    // On a 100 Mbit/s link a 16 MiB op takes seconds: after two of 4 s each, five more fit (not 4 GiB's 254)
+    // and the doubled batch is four; after those six, 24 s, one more.
+    assertEquals(4, AllReducePlan.nextWarmupBatch(2, 2, 256, 8000.0));
+    assertEquals(1, AllReducePlan.nextWarmupBatch(4, 6, 256, 24_000.0));
+    assertEquals(0, AllReducePlan.nextWarmupBatch(8, 30, 20_000, budget + 1.0), "budget spent");
+    assertEquals(0, AllReducePlan.nextWarmupBatch(8, 30, 20_000, budget - 0.5), "not one more op fits");
+    assertEquals(0, AllReducePlan.nextWarmupBatch(8, 256, 256, 10.0), "planned count reached");
+  }
+
+  /**
+   * Two ranks over an in-memory transport, automatic warm-up: each cell's warm-up ends after the
+   * same op on both ranks (else the next op would wait for a partner that already timed it) and
+   * reaches the planned count when the budget allows.
+   */
+  @Test
+  void ranksOfAGroupAgreeOnTheAutomaticWarmUpAndReachThePlannedCount() throws Exception {
+    AllReducePlan plan = new AllReducePlan("a", 2, List.of(64L << 20, 256L << 20), List.of(2),
+        AllReducePlan.AUTO_WARMUP, 2, 60_000, 1024, 1);
+    List<io.dssync.collective.InMemoryTransport> transports = io.dssync.collective.InMemoryTransport.create(2);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      List<java.util.concurrent.Future<AllReduceWorkerResult>> results = new ArrayList<>();
+      for (io.dssync.collective.InMemoryTransport t : transports) {
+        results.add(pool.submit(() -> new AllReduceWorker(plan).runCells(t.rank(), "e" + t.rank(), "h", Double.NaN,
+            t.stats(), new io.dssync.collective.GroupAllReduce(t, java.time.Duration.ofSeconds(60)))));
+      }
+      for (java.util.concurrent.Future<AllReduceWorkerResult> f : results) {
+        AllReduceWorkerResult r = f.get(5, java.util.concurrent.TimeUnit.MINUTES);
+        assertEquals(64, r.warmupOps()[0], "4 GiB of 64 MiB ops, well within the budget");
+        assertEquals(16, r.warmupOps()[1], "4 GiB of 256 MiB ops");
+        assertEquals(2, r.intervalsMs()[1].length);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }
