@@ -55,12 +55,15 @@ public final class AllReduceBench implements BenchMode {
           --workers N         barrier tasks, one per executor slot (default: N of local-cluster[N,..], else 4)
           --sizes LIST        message sizes, K/M/G = 1024-based (default 4K,16K,...,256M: every x4)
           --groups LIST       group sizes g in 2..N (default every g from 2 to N); ranks are cut into
-                              consecutive groups that run at once, N mod g ranks sit the size out
+                              consecutive groups in the order of their hosts (a rack's hosts
+                              together when its addresses are), which run at once; N mod g ranks
+                              sit the size out
           --warmup K          untimed all-reduces per point (default: by size, so that 4 GiB passes
                               first, 2 to 20000: the JIT compiles the per-op path after thousands;
                               at most about 30 s per point, so slow links do not wait for 4 GiB)
           --iters K           timed all-reduces per point; median and min are reported (default 5)
-          --raw-bytes SIZE    bytes of each raw TCP transfer between ranks 0 and 1 (default 64M)
+          --raw-bytes SIZE    bytes of each raw TCP transfer between the first two ranks in host
+                              order, the pair of the first g=2 group (default 64M)
           --raw-repeats K     raw TCP transfers; the best counts (default 3)
           --network NAME      label of the rows, e.g. loopback or tbf-100mbit (default loopback)
           --out DIR           results folder; writes DIR/allreduce/ (default bench-results)

@@ -2,12 +2,14 @@ package io.dssync.bench.allreduce;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * What every rank of the allreduce barrier stage does, in the same order on every rank: for each
  * message size (ascending), for each group size, {@link #warmupOps} untimed and {@code iterations}
- * timed all-reduces. Ranks are cut into consecutive groups of g ({@code [0..g-1], [g..2g-1], ...})
+ * timed all-reduces. Ranks, in the order of their hosts ({@link #byHost}), are cut into consecutive
+ * groups of g (by rank alone: {@code [0..g-1], [g..2g-1], ...})
  * that all run at once, as DS-Sync groups do; the N mod g ranks left over sit that cell out.
  */
 record AllReducePlan(
@@ -37,16 +39,53 @@ record AllReducePlan(
 
   /** The sorted group of {@code rank} for group size g, or null when the rank sits this cell out. */
   int[] groupOf(int rank, int g) {
-    int groups = workers / g;
-    int index = rank / g;
-    if (index >= groups) {
+    int[] inOrder = new int[workers];
+    for (int r = 0; r < workers; r++) {
+      inOrder[r] = r;
+    }
+    return groupOf(rank, g, inOrder);
+  }
+
+  /**
+   * Like {@link #groupOf(int, int)}, with the ranks cut into consecutive groups in the order
+   * {@code order} (a permutation of the ranks; see {@link #byHost}).
+   */
+  static int[] groupOf(int rank, int g, int[] order) {
+    int position = 0;
+    while (order[position] != rank) {
+      position++;
+    }
+    int index = position / g;
+    if (index >= order.length / g) {
       return null;
     }
-    int[] group = new int[g];
-    for (int k = 0; k < g; k++) {
-      group[k] = index * g + k;
-    }
+    int[] group = Arrays.copyOfRange(order, index * g, index * g + g);
+    Arrays.sort(group);
     return group;
+  }
+
+  /**
+   * The ranks ordered by their executors' hosts (then by rank), so consecutive groups keep ranks of
+   * one host, and of hosts with neighbouring addresses, together. Spark places barrier tasks on
+   * executors in no set order: cut by rank, a g=2 cell on two racks of two hosts crossed the racks
+   * in one run and not in another, so the table measured different links under the same label.
+   */
+  static int[] byHost(String[] hosts) {
+    return java.util.stream.IntStream.range(0, hosts.length).boxed()
+        .sorted(java.util.Comparator.comparing((Integer r) -> hostKey(hosts[r])).thenComparing(r -> r))
+        .mapToInt(Integer::intValue).toArray();
+  }
+
+  /** Sort key of a host: an IPv4 address's octets as numbers (10.0.2.x before 10.0.10.x), else the name. */
+  static String hostKey(String host) {
+    if (host.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+      StringBuilder key = new StringBuilder();
+      for (String octet : host.split("\\.")) {
+        key.append(String.format(java.util.Locale.ROOT, "%03d.", Integer.parseInt(octet)));
+      }
+      return key.toString();
+    }
+    return host;
   }
 
   /** {@code warmup} value meaning: as many warm-up ops as the message size calls for. */

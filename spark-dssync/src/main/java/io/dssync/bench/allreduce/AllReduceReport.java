@@ -56,11 +56,17 @@ public final class AllReduceReport {
     List<AllReduceRow> rows = run.rows();
     double raw = rows.isEmpty() ? Double.NaN : rows.get(0).rawTcpMBps();
     folder.note(String.format(Locale.ROOT, "Network `%s`, %d workers (one barrier task each), %s warm-up"
-            + " + %d timed all-reduces per point. Raw TCP between the executors of ranks 0 and 1: **%.1f MB/s** (best of %d"
+            + " + %d timed all-reduces per point. Raw TCP between the executors of the first two ranks in host order:"
+            + " **%.1f MB/s** (best of %d"
             + " one-way transfers of %s, before the all-reduces %.1f MB/s, after them %.1f MB/s; measured in this"
             + " run). MB = 1e6 bytes; busbw = algbw x 2(g-1)/g.",
         network, plan.workers(), warmupText(plan, run), plan.iterations(), raw, plan.rawRepeats(),
         ByteSize.label(plan.rawBytes()), run.rawBeforeMBps(), run.rawAfterMBps()));
+    if (run.hosts() != null) {
+      int[] order = AllReducePlan.byHost(run.hosts());
+      folder.note("Groups are consecutive in the order of the ranks' hosts (rank: host): " + java.util.Arrays.stream(order)
+          .mapToObj(r -> r + ": " + run.hosts()[r]).collect(Collectors.joining(", ")) + ".");
+    }
     folder.write(table(network, rows), "Group all-reduce over the push transport");
     folder.chart("busbw-vs-size", chart(network, rows));
     StringBuilder verdict = new StringBuilder("## Against the target (busbw >= " + TARGET_RATIO + " x raw at "

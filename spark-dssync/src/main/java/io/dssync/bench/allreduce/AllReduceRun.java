@@ -3,12 +3,13 @@ package io.dssync.bench.allreduce;
 import java.util.List;
 
 /**
- * What one allreduce stage measured: the table rows, the raw TCP probes before and after them, and
- * the warm-up ops each cell ran (null when not recorded).
+ * What one allreduce stage measured: the table rows, the raw TCP probes before and after them, the
+ * warm-up ops each cell ran and each rank's host (both null when not recorded).
  */
-record AllReduceRun(List<AllReduceRow> rows, double rawBeforeMBps, double rawAfterMBps, int[] warmupOps) {
+record AllReduceRun(List<AllReduceRow> rows, double rawBeforeMBps, double rawAfterMBps, int[] warmupOps,
+    String[] hosts) {
   AllReduceRun(List<AllReduceRow> rows, double rawBeforeMBps, double rawAfterMBps) {
-    this(rows, rawBeforeMBps, rawAfterMBps, null);
+    this(rows, rawBeforeMBps, rawAfterMBps, null, null);
   }
 
   static AllReduceRun from(AllReducePlan plan, List<AllReduceWorkerResult> ranks) {
@@ -22,6 +23,8 @@ record AllReduceRun(List<AllReduceRow> rows, double rawBeforeMBps, double rawAft
         warmups[c] = Math.max(warmups[c], r.warmupOps()[c]);
       }
     }
-    return new AllReduceRun(AllReduceRow.from(plan, ranks), before, after, warmups);
+    String[] hosts = new String[plan.workers()];
+    ranks.forEach(r -> hosts[r.rank()] = r.host());
+    return new AllReduceRun(AllReduceRow.from(plan, ranks), before, after, warmups, hosts);
   }
 }

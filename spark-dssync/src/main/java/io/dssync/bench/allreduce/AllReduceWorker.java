@@ -14,8 +14,9 @@ import org.apache.spark.SparkEnv;
 import scala.runtime.AbstractFunction1;
 
 /**
- * The body of one rank of the allreduce benchmark stage: the raw TCP probe between ranks 0 and 1
- * (while every other rank is idle, so it measures the bare path), every cell of the
+ * The body of one rank of the allreduce benchmark stage: the raw TCP probe between the first two
+ * ranks in host order, the first g=2 group (while every other rank is idle, so it measures the
+ * bare path), every cell of the
  * {@link AllReducePlan} over the real {@link PushTransport} and {@link GroupAllReduce},
  * opened exactly as training's worker opens them, then the raw probe again: on a shared machine
  * the two probes show how much the background load moved during the run.
@@ -23,9 +24,6 @@ import scala.runtime.AbstractFunction1;
 final class AllReduceWorker
     extends AbstractFunction1<scala.collection.Iterator<Integer>, scala.collection.Iterator<String>>
     implements Serializable {
-  /** Rank that listens for the raw probe and rank that sends it. */
-  static final int RAW_RECEIVER = 0;
-  static final int RAW_SENDER = 1;
 
   private final AllReducePlan plan;
 
@@ -40,22 +38,29 @@ final class AllReduceWorker
     Duration timeout = Duration.ofMillis(plan.timeoutMs());
     String host = ownHost(ctx, rank);
     try (PushTransport transport = PushTransport.open(ctx, timeout)) {
-      double rawBefore = rawProbe(ctx, rank, host);
+      int[] order = AllReducePlan.byHost(transport.hosts());
+      // The raw probe runs between the first two ranks in host order: the pair of the first g=2 group.
+      int receiver = order[0];
+      int sender = order[1];
+      double rawBefore = rawProbe(ctx, rank, host, receiver, sender);
       // One barrier (about 1 s) so no rank starts the all-reduces while the probe still runs.
       ctx.barrier();
       AllReduceWorkerResult cells = runCells(rank, SparkEnv.get().executorId(), host, rawBefore,
-          transport.stats(), new GroupAllReduce(transport, timeout));
+          transport.stats(), new GroupAllReduce(transport, timeout), order);
       // The probe's allGather also waits until every rank finished its cells.
-      double rawAfter = rawProbe(ctx, rank, host);
+      double rawAfter = rawProbe(ctx, rank, host, receiver, sender);
       AllReduceWorkerResult result = cells.withRawAfter(rawAfter);
       // As text: under spark.kryo.registrationRequired Spark's Kryo knows String[] but not our classes.
       return scala.jdk.javaapi.CollectionConverters.asScala(List.of(result.encode()).iterator());
     }
   }
 
-  /** Runs every cell over {@code allReduce}; separate from Spark so the order of calls is testable. */
+  /**
+   * Runs every cell over {@code allReduce}, cutting the ranks into consecutive groups in the order
+   * {@code order} ({@link AllReducePlan#byHost}); separate from Spark so the order of calls is testable.
+   */
   AllReduceWorkerResult runCells(int rank, String executorId, String host, double raw, TransportStats stats,
-      GroupAllReduce allReduce) {
+      GroupAllReduce allReduce, int[] order) {
     List<AllReducePlan.Cell> cells = plan.cells();
     double[][] intervals = new double[cells.size()][];
     long[] wait = new long[cells.size()];
@@ -64,7 +69,7 @@ final class AllReduceWorker
     int[] warmups = new int[cells.size()];
     float[] vector = new float[0];
     for (AllReducePlan.Cell cell : cells) {
-      int[] group = plan.groupOf(rank, cell.groupSize());
+      int[] group = AllReducePlan.groupOf(rank, cell.groupSize(), order);
       if (group == null) {
         continue;
       }
@@ -148,9 +153,9 @@ final class AllReduceWorker
     }
   }
 
-  /** Ranks 0 and 1 run the raw TCP probe; every rank takes part in the address exchange. */
-  private double rawProbe(BarrierTaskContext ctx, int rank, String host) {
-    ServerSocket server = rank == RAW_RECEIVER ? RawTcpProbe.listen(host) : null;
+  /** Ranks {@code receiver} and {@code sender} run the raw TCP probe; every rank takes part in the address exchange. */
+  private double rawProbe(BarrierTaskContext ctx, int rank, String host, int receiver, int sender) {
+    ServerSocket server = rank == receiver ? RawTcpProbe.listen(host) : null;
     String mine = server == null ? "" : host + " " + server.getLocalPort();
     String[] all;
     try {
@@ -159,12 +164,12 @@ final class AllReduceWorker
       closeQuietly(server);
       throw e;
     }
-    if (rank == RAW_RECEIVER) {
-      RawTcpProbe.receive(server, plan.rawBytes(), plan.rawRepeats(), plan.timeoutMs(), rank, RAW_SENDER);
-    } else if (rank == RAW_SENDER) {
-      String[] address = all[RAW_RECEIVER].split(" ");
+    if (rank == receiver) {
+      RawTcpProbe.receive(server, plan.rawBytes(), plan.rawRepeats(), plan.timeoutMs(), rank, sender);
+    } else if (rank == sender) {
+      String[] address = all[receiver].split(" ");
       return RawTcpProbe.send(address[0], Integer.parseInt(address[1]), plan.rawBytes(), plan.rawRepeats(),
-          plan.timeoutMs(), rank, RAW_RECEIVER);
+          plan.timeoutMs(), rank, receiver);
     }
     return Double.NaN;
   }

@@ -1,5 +1,6 @@
 package io.dssync.bench.allreduce;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -101,6 +102,13 @@ class AllReduceBenchTest {
     AllReducePlan plan = new AllReducePlan("r", 5, List.of(4096L), List.of(2), 0, 1, 1000, 1024, 1);
     assertEquals(List.of(2, 3), List.of(plan.groupOf(2, 2)[0], plan.groupOf(3, 2)[1]));
     assertEquals(null, plan.groupOf(4, 2));
+    // In host order, with IPv4 octets compared as numbers: two racks of two hosts, placed out of order.
+    int[] order = AllReducePlan.byHost(new String[] {"10.0.10.11", "10.0.2.12", "10.0.2.11", "10.0.10.12"});
+    assertArrayEquals(new int[] {2, 1, 0, 3}, order);
+    assertArrayEquals(new int[] {1, 2}, AllReducePlan.groupOf(2, 2, order));
+    assertArrayEquals(new int[] {0, 3}, AllReducePlan.groupOf(3, 2, order));
+    // Executors sharing a host (local-cluster) keep rank order.
+    assertArrayEquals(new int[] {0, 1, 2}, AllReducePlan.byHost(new String[] {"127.0.0.1", "127.0.0.1", "127.0.0.1"}));
     // Without --warmup, small messages get enough warm-up ops to pass 4 GiB (2 to 20,000); with it, exactly that.
     AllReducePlan warm = new AllReducePlan("w", 4, List.of(4096L), List.of(2), AllReducePlan.AUTO_WARMUP, 1, 1000,
         1024, 1);
@@ -153,7 +161,7 @@ class AllReduceBenchTest {
       List<java.util.concurrent.Future<AllReduceWorkerResult>> results = new ArrayList<>();
       for (io.dssync.collective.InMemoryTransport t : transports) {
         results.add(pool.submit(() -> new AllReduceWorker(plan).runCells(t.rank(), "e" + t.rank(), "h", Double.NaN,
-            t.stats(), new io.dssync.collective.GroupAllReduce(t, java.time.Duration.ofSeconds(60)))));
+            t.stats(), new io.dssync.collective.GroupAllReduce(t, java.time.Duration.ofSeconds(60)), new int[] {0, 1})));
       }
       for (java.util.concurrent.Future<AllReduceWorkerResult> f : results) {
         AllReduceWorkerResult r = f.get(5, java.util.concurrent.TimeUnit.MINUTES);
