@@ -21,7 +21,7 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
   static final double TARGET_ACCURACY_POINTS = 0.5;
 
   static final String[] RUN_COLUMNS = {"network", "config", "schedule", "group_size", "global_every", "workers",
-      "steps", "wall_s", "train_s", "target_accuracy", "time_to_target_s", "final_accuracy", "samples_per_s",
+      "steps", "steps_per_stage", "wall_s", "train_s", "target_accuracy", "time_to_target_s", "final_accuracy", "samples_per_s",
       "compute_ms_per_step", "sync_ms_per_step", "state_floats", "time_to_target_ratio_vs_full",
       "accuracy_diff_vs_full_pts", "samples_per_s_ratio_vs_full", "meets_target"};
 
@@ -41,7 +41,8 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
       double diffPts = 100 * (o.curve().finalAccuracy() - full.curve().finalAccuracy());
       String verdict = verdict(o, ratio, diffPts);
       runs.add(plan.network(), o.sync().name(), o.sync().schedule().cliName(), o.config().groupSize(), o.sync().globalEvery(),
-          o.config().workers(), o.result().totalSteps(), o.result().wallSeconds(), o.trainSeconds(), target, time,
+          o.config().workers(), o.result().totalSteps(), o.config().get(TrainerConfig.STEPS_PER_STAGE),
+          o.result().wallSeconds(), o.trainSeconds(), target, time,
           o.curve().finalAccuracy(), o.samplesPerSecond(), o.computeMsPerStep(), o.syncMsPerStep(), o.stateFloats(),
           ratio, diffPts, TrainBenchCurve.ratio(o.samplesPerSecond(), full.samplesPerSecond()), verdict);
       int stage = 1;
@@ -121,7 +122,8 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
     double time = ddp.curve().timeToTarget(target);
     double samplesPerSecond = ddp.steps() * c.workers() * c.get(TrainerConfig.BATCH_SIZE) / ddp.trainSeconds();
     runs.add(plan.network(), TrainBenchTorchDdp.NAME, TrainBenchTorchDdp.NAME, c.workers(), 0, c.workers(),
-        ddp.steps(), ddp.wallSeconds(), ddp.trainSeconds(), target, time, ddp.curve().finalAccuracy(),
+        ddp.steps(), c.get(TrainerConfig.STEPS_PER_STAGE), ddp.wallSeconds(), ddp.trainSeconds(), target, time,
+        ddp.curve().finalAccuracy(),
         samplesPerSecond, Double.NaN, Double.NaN, Double.NaN,
         TrainBenchCurve.ratio(time, full.curve().timeToTarget(target)),
         100 * (ddp.curve().finalAccuracy() - full.curve().finalAccuracy()),

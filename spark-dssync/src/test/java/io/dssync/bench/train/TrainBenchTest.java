@@ -40,7 +40,8 @@ class TrainBenchTest {
 
     Path dir = out.resolve("train");
     TrainBenchCsv runs = TrainBenchCsv.read(dir.resolve("runs.csv"));
-    runs.requireColumns("network", "schedule", "group_size", "global_every", "workers", "steps", "wall_s",
+    runs.requireColumns("network", "schedule", "group_size", "global_every", "workers", "steps", "steps_per_stage",
+        "wall_s",
         "time_to_target_s", "final_accuracy", "samples_per_s", "compute_ms_per_step", "sync_ms_per_step",
         "state_floats", "time_to_target_ratio_vs_full", "accuracy_diff_vs_full_pts");
     assertEquals(configs, runs.rows().stream().map(r -> r.get("config")).toList());
@@ -48,6 +49,7 @@ class TrainBenchTest {
       assertEquals("tiny-net", runs.text(i, "network"));
       assertEquals(4, runs.number(i, "workers"));
       assertEquals(4, runs.number(i, "steps"), "512 examples / (4 workers x 32) = 4 steps");
+      assertEquals(2, runs.number(i, "steps_per_stage"));
       assertEquals(MLP_FLOATS, runs.number(i, "state_floats"));
       assertTrue(runs.number(i, "compute_ms_per_step") > 0);
       assertTrue(runs.number(i, "sync_ms_per_step") >= 0);
