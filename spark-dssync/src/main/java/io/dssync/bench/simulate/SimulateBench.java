@@ -24,7 +24,7 @@ public final class SimulateBench implements BenchMode {
   static final List<Integer> DEFAULT_WORKERS = List.of(4, 8, 16, 32, 64, 128, 256, 512, 1024);
   private static final Set<String> FLAGS = Set.of("--out", "--allreduce-csv", "--train-csv", "--workers",
       "--group-size", "--global-every", "--racks", "--inter-rack-MBps", "--inter-rack-latency-ms", "--state-floats",
-      "--compute-ms", "--dimension", "--trials", "--seed", "--cross-rack-period");
+      "--compute-ms", "--dimension", "--trials", "--seed", "--cross-rack-period", "--steps-per-stage");
 
   @Override
   public String name() {
@@ -54,6 +54,9 @@ public final class SimulateBench implements BenchMode {
           --cross-rack-period C     C of the topology predictions (default 4); auto is predicted as well
           --state-floats S          model size in floats (default: median of the train runs, else 1000000)
           --compute-ms C            compute ms per step (default: median of the train runs, else 100)
+          --steps-per-stage S       the last step of every S does not average (the stage-end average of
+                                    all ranks stands in for it); default: the train runs' S when they
+                                    agree, else every step averages
           --dimension D, --trials K, --seed X   consensus simulation (default 8, 3, 42)
         Writes simulate.csv (prediction error at every measured point), calibration.csv,
         predictions.csv, PNG charts and summary.md.

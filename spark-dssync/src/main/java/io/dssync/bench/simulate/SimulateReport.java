@@ -65,7 +65,7 @@ final class SimulateReport {
       }
       CostModel model = s.model(fit).withCompute(run.computeMsPerStep());
       double sync = StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4,
-          s.seed());
+          s.seed(), run.stepsPerStage());
       double measuredStep = run.computeMsPerStep() + run.syncMsPerStep();
       double predictedStep = run.computeMsPerStep() + sync;
       errors.add("train", "sync_ms_per_step", run.network(), run.schedule().label(), run.workers(), run.groupSize(),
@@ -85,8 +85,12 @@ final class SimulateReport {
     folder.note(String.format(Locale.ROOT, "Cost model: two-phase group all-reduce, 2(g-1) messages of S/g bytes per"
             + " member per all-reduce, serial; groups in parallel; racks = %d equal blocks of consecutive ranks with a"
             + " shared uplink per rack; compute %.1f ms per step (%s); model %d floats (%s). Latency and bandwidth"
-            + " are fitted per network by least squares on relative error.", s.racks(), s.computeMs(),
-        s.computeSource(), s.stateFloats(), ByteSize.label(s.stateBytes())));
+            + " are fitted per network by least squares on relative error. %s", s.racks(), s.computeMs(),
+        s.computeSource(), s.stateFloats(), ByteSize.label(s.stateBytes()), s.stepsPerStage() > 0
+            ? "Predictions: the last step of every stage of " + s.stepsPerStage() + " steps does not average (the"
+                + " stage-end average of all ranks, outside the step times, stands in for it); each train run with"
+                + " the steps per stage it recorded."
+            : "Predictions: every step averages (no steps per stage given or recorded)."));
     notes.forEach(folder::note);
     folder.write(calibration, "Calibration (fitted from the all-reduce table)");
     folder.write(errors, "Prediction error at every measured point");
@@ -122,7 +126,8 @@ final class SimulateReport {
           if (!schedule.fits(n)) {
             continue;
           }
-          double sync = StepTimePrediction.meanSyncMs(model, schedule, n, s.stateBytes(), s.seed());
+          double sync = StepTimePrediction.meanSyncMs(model, schedule, n, s.stateBytes(), s.seed(),
+              s.stepsPerStage());
           double step = model.computeMs() + sync;
           if (schedule.kind() == io.dssync.schedule.ScheduleKind.FULL) {
             full = step;

@@ -8,10 +8,12 @@ import java.util.List;
  * The simulate mode's validated settings. Compute time and model size default to the medians of
  * the measured train runs (so predictions describe the workload that was measured), else to fixed
  * defaults; inter-rack link settings are relative to each network's fitted link unless given.
+ * Steps per stage (whose last step does not average) come from --steps-per-stage, else from the
+ * train runs when they agree, else 0: every step averages.
  */
 record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, int racks, double interRackMBps,
     double interRackLatencyMs, long stateFloats, double computeMs, String computeSource, int dimension,
-    int trials, long seed, int crossRackPeriod) {
+    int trials, long seed, int crossRackPeriod, int stepsPerStage) {
   static final long DEFAULT_STATE_FLOATS = 1_000_000;
   static final double DEFAULT_COMPUTE_MS = 100;
   /** Without a measured inter-rack link, the uplink is this many times slower than a worker's link. */
@@ -44,7 +46,15 @@ record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, i
     return new SimulateSettings(workers, g, h, racks, interRackMBps, interRackLatency, stateFloats, computeMs,
         computeSource, flags.integer("--dimension", 8, 1, 1024), flags.integer("--trials", 3, 1, 1000),
         flags.integer("--seed", 42, 0, Integer.MAX_VALUE),
-        flags.integer("--cross-rack-period", io.dssync.schedule.ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD, 1, 1_000_000));
+        flags.integer("--cross-rack-period", io.dssync.schedule.ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD, 1, 1_000_000),
+        flags.has("--steps-per-stage") ? flags.integer("--steps-per-stage", 0, 1, 1_000_000) : stepsPerStage(runs));
+  }
+
+  /** The train runs' steps per stage when they all recorded the same, else 0 (every step averages). */
+  private static int stepsPerStage(List<TrainRunPoint> runs) {
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
+    runs.forEach(r -> seen.add(r.stepsPerStage()));
+    return seen.size() == 1 ? seen.iterator().next() : 0;
   }
 
   /** The cost model of the predictions for a network's calibrated links; flags override the uplink. */

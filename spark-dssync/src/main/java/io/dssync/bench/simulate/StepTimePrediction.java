@@ -10,13 +10,25 @@ final class StepTimePrediction {
 
   private StepTimePrediction() {}
 
-  static double meanSyncMs(CostModel model, SimulatedSchedule schedule, int workers, long bytes, long seed) {
+  /**
+   * With {@code stepsPerStage} S > 0 the last step of every stage of S steps costs nothing, as in
+   * the worker loop: the stage-end average of all ranks (outside the step times) stands in for it.
+   * The window is then a whole number of stages as well as of the schedule's period.
+   */
+  static double meanSyncMs(CostModel model, SimulatedSchedule schedule, int workers, long bytes, long seed,
+      int stepsPerStage) {
     GroupSchedule groups = schedule.create(workers, seed);
     int steps = schedule.period(STEPS);
+    if (stepsPerStage > 0) {
+      steps = lcm(steps, stepsPerStage);
+    }
     double total = 0;
     int[][] last = null;
     double lastMs = 0;
     for (int t = 0; t < steps; t++) {
+      if (stepsPerStage > 0 && t % stepsPerStage == stepsPerStage - 1) {
+        continue;
+      }
       int[][] now = groups.groupsAt(t);
       if (now != last) { // schedules hand back the same array while the groups stay the same
         lastMs = AutoPlanner.syncMs(groups, t, (g, share) -> model.syncMs(g, workers, Math.round(bytes * share)));
@@ -25,5 +37,16 @@ final class StepTimePrediction {
       total += lastMs;
     }
     return total / steps;
+  }
+
+  private static int lcm(int a, int b) {
+    int x = a;
+    int y = b;
+    while (y != 0) {
+      int r = x % y;
+      x = y;
+      y = r;
+    }
+    return a / x * b;
   }
 }

@@ -41,15 +41,30 @@ class CostModelTest {
   void localScheduleCostsNothingAndGlobalEveryHCostsFullOverH() {
     CostModel m = CostModel.flat(10, 0.1, 1000);
     long bytes = 4_000_000;
-    assertEquals(0, StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 0), 8, bytes, 1));
+    assertEquals(0, StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 0), 8, bytes, 1, 0));
     double full = m.groupAllReduceMs(8, bytes);
-    assertEquals(full, StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.FULL, 0, 0), 8, bytes, 1),
+    assertEquals(full, StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.FULL, 0, 0), 8, bytes, 1, 0),
         1e-9);
     assertEquals(full / 4,
-        StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 4), 8, bytes, 1), 1e-9);
+        StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 4), 8, bytes, 1, 0), 1e-9);
     // Random g = 2 on 8 workers: every step four parallel pairs.
     assertEquals(m.groupAllReduceMs(2, bytes),
-        StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.RANDOM, 2, 0), 8, bytes, 1), 1e-9);
+        StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.RANDOM, 2, 0), 8, bytes, 1, 0), 1e-9);
+  }
+
+  /** As in the worker loop: the stage's last step does not average; the stage-end average stands in for it. */
+  @Test
+  void theLastStepOfEveryStageCostsNoSync() {
+    CostModel m = CostModel.flat(10, 0.1, 1000);
+    long bytes = 4_000_000;
+    double full = m.groupAllReduceMs(8, bytes);
+    assertEquals(full * 7 / 8,
+        StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.FULL, 0, 0), 8, bytes, 1, 8), 1e-9);
+    // Local SGD with H = 4 in stages of 4: every global average falls on a stage's last step.
+    assertEquals(0, StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 4), 8, bytes, 1, 4));
+    // H = 5 in stages of 8: over 40 steps the global steps are 4, 9, ..., 39, and 39 ends a stage.
+    assertEquals(full * 7 / 40,
+        StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 5), 8, bytes, 1, 8), 1e-9);
   }
 
   @Test

@@ -33,7 +33,7 @@ class SimulateBenchTest {
     long floats = 2_000_000;
     double computeMs = 40;
     double randomSync = StepTimePrediction.meanSyncMs(TRUTH, new SimulatedSchedule(ScheduleKind.RANDOM, 2, 0), 4,
-        floats * 4, 42);
+        floats * 4, 42, 0);
     double fullSync = TRUTH.groupAllReduceMs(4, floats * 4);
     Files.writeString(out.resolve("train/runs.csv"), String.join("\n",
         "network,schedule,group_size,global_every,workers,compute_ms_per_step,sync_ms_per_step,state_floats,accuracy",
