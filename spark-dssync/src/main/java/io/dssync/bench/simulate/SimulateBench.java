@@ -94,8 +94,10 @@ public final class SimulateBench implements BenchMode {
         "  %s: in-rack latency %.3f ms, bandwidth %.1f MB/s (%d points); uplink %s%n", network,
         links.inRack().latencyMs(), links.inRack().bandwidthMBps(), links.inRack().points(),
         links.crossCells() == 0 ? "not measured (no cell crossed racks)" : String.format(Locale.ROOT,
-            "%.2f MB/s, latency %.1f ms (%d cross-rack points)", links.uplinkMBps(), links.interRackLatencyMs(),
-            links.crossCells())));
+            "%.2f MB/s, latency %.1f ms, %s (%d cross-rack points)", links.uplinkMBps(), links.interRackLatencyMs(),
+            Double.isInfinite(links.uplinkQueueMB()) ? "every byte at that rate" : String.format(Locale.ROOT,
+                "%.1f MB of a phase at that rate, the rest at %.0f%% of it", links.uplinkQueueMB(),
+                100 * links.uplinkOverflowShare()), links.crossCells())));
     return 0;
   }
 

@@ -26,7 +26,8 @@ final class SimulateReport {
   static final String[] ERROR_COLUMNS = {"source", "quantity", "network", "schedule", "workers", "group_size",
       "global_every", "bytes", "measured_ms", "predicted_ms", "relative_error"};
   static final String[] CALIBRATION_COLUMNS = {"network", "latency_ms", "bandwidth_MBps", "points",
-      "uplink_MBps", "inter_rack_latency_ms", "cross_rack_points", "mean_abs_relative_error",
+      "uplink_MBps", "inter_rack_latency_ms", "uplink_queue_MB", "uplink_overflow_share", "cross_rack_points",
+      "mean_abs_relative_error",
       "max_abs_relative_error"};
   static final String[] PREDICTION_COLUMNS = {"network", "schedule", "workers", "group_size", "global_every",
       "racks", "state_bytes", "compute_ms", "sync_ms", "step_ms", "step_time_vs_full", "consensus_first_step",
@@ -78,7 +79,8 @@ final class SimulateReport {
       double[] sum = errorSums.get(network);
       CostModelFit.Fit fit = links.inRack();
       calibration.add(network, fit.latencyMs(), fit.bandwidthMBps(), fit.points(), links.uplinkMBps(),
-          links.interRackLatencyMs(), links.crossCells(), sum[0] / sum[1], sum[2]);
+          links.interRackLatencyMs(), links.uplinkQueueMB(), links.uplinkOverflowShare(), links.crossCells(),
+          sum[0] / sum[1], sum[2]);
     });
     BenchTable predictions = predictions(s, fits);
 

@@ -65,7 +65,11 @@ record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, i
         : measured ? links.uplinkMBps() : fit.bandwidthMBps() / DEFAULT_INTER_RACK_SLOWDOWN;
     double latency = !Double.isNaN(interRackLatencyMs) ? interRackLatencyMs
         : measured ? links.interRackLatencyMs() : fit.latencyMs();
-    return new CostModel(computeMs, fit.latencyMs(), fit.bandwidthMBps(), racks, latency, uplink);
+    // The queue and overflow share describe the measured uplink; an uplink given by flag is a plain link.
+    boolean calibratedUplink = measured && Double.isNaN(interRackMBps);
+    return new CostModel(computeMs, fit.latencyMs(), fit.bandwidthMBps(), racks, latency, uplink,
+        calibratedUplink ? links.uplinkQueueMB() : Double.POSITIVE_INFINITY,
+        calibratedUplink ? links.uplinkOverflowShare() : 1);
   }
 
   long stateBytes() {

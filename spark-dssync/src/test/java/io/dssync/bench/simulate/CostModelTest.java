@@ -38,6 +38,42 @@ class CostModelTest {
   }
 
   @Test
+  void aShapedUplinkCarriesItsQueueAtTheRateAndTheRestAtTheOverflowShare() {
+    // 10 MB/s uplink; 1 MB of a phase at that rate, the rest at half of it.
+    CostModel m = new CostModel(0, 0, 100, 2, 0, 10, 1, 0.5);
+    assertEquals(50, m.uplinkMs(0.5), 1e-9);
+    assertEquals((1 + 2 / 0.5) / 10 * 1e3, m.uplinkMs(3), 1e-9);
+    // Groups {0,2} and {1,3} cross: each rack sends 2 chunks of 1.5 MB per phase.
+    assertEquals(2 * m.uplinkMs(3), m.syncMs(new int[][] {{0, 2}, {1, 3}}, 4, 3_000_000), 1e-9);
+    assertEquals(2 * 300, new CostModel(0, 0, 100, 2, 0, 10).syncMs(new int[][] {{0, 2}, {1, 3}}, 4, 3_000_000), 1e-9);
+  }
+
+  /**
+   * Cells made by a shaped uplink, as on the testbed: no plain link fits both ends of the sizes within
+   * 20%, the calibrated queue fits every cell. Cells of a plain uplink keep a plain link.
+   */
+  @Test
+  void calibrationFindsAShapedUplinksQueueAndKeepsAPlainLinkPlain() {
+    CostModel shaped = new CostModel(0, 0.1, 120, 2, 0.2, 11, 1.5, 0.6);
+    CostModel plain = new CostModel(0, 0.1, 120, 2, 0.2, 11);
+    for (CostModel truth : List.of(shaped, plain)) {
+      List<RackCalibration.Cell> cells = new ArrayList<>();
+      for (long bytes : new long[] {64L << 10, 1L << 20, 2L << 20, 4L << 20, 16L << 20}) {
+        for (int g : new int[] {2, 4}) {
+          RackCalibration.Cell shape = new RackCalibration.Cell(4, g, bytes, 1);
+          cells.add(new RackCalibration.Cell(4, g, bytes, truth.syncMs(shape.groups(), 4, bytes)));
+        }
+      }
+      RackCalibration.Links links = RackCalibration.calibrate(cells, 2);
+      for (RackCalibration.Cell c : cells) {
+        double rel = links.predictMs(c, 2) / c.timeMs() - 1;
+        assertTrue(Math.abs(rel) < 0.03, truth + ": " + c + " predicted " + links.predictMs(c, 2));
+      }
+      assertEquals(truth == plain, Double.isInfinite(links.uplinkQueueMB()), truth + " -> " + links);
+    }
+  }
+
+  @Test
   void localScheduleCostsNothingAndGlobalEveryHCostsFullOverH() {
     CostModel m = CostModel.flat(10, 0.1, 1000);
     long bytes = 4_000_000;
