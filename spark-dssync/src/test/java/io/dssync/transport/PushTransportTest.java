@@ -250,6 +250,7 @@ class PushTransportTest {
       Duration closeTimeout = ctx.partitionId() == 1 ? Duration.ofSeconds(2) : TIMEOUT;
       try (PushTransport t = PushTransport.open(ctx, closeTimeout, true)) {
         checkPath(t, true);
+        ctx.barrier(); // a rank with nothing to do must not close (and remove its folder) before the others opened
         if (ctx.partitionId() == 0) {
           busyUntilKilled(ctx);
         } else if (ctx.partitionId() == 1) {
@@ -274,6 +275,7 @@ class PushTransportTest {
     SparkException failure = assertThrows(SparkException.class, () -> TestSpark.runBarrier(N, ctx -> {
       try (PushTransport t = PushTransport.open(ctx, TIMEOUT, true)) {
         checkPath(t, true);
+        ctx.barrier(); // a rank with nothing to do must not close (and remove its folder) before the others opened
         switch (ctx.partitionId()) {
           case 0 -> busyUntilKilled(ctx);
           case 1 -> t.publish(new MessageId(7, 0, 0, 0), new float[4], 0, 4, new int[] {0});
