@@ -8,9 +8,9 @@ import java.util.List;
 /**
  * What every rank of the allreduce barrier stage does, in the same order on every rank: for each
  * message size (ascending), for each group size, {@link #warmupOps} untimed and {@code iterations}
- * timed all-reduces. Ranks, in the order of their hosts ({@link #byHost}), are cut into consecutive
- * groups of g (by rank alone: {@code [0..g-1], [g..2g-1], ...})
- * that all run at once, as DS-Sync groups do; the N mod g ranks left over sit that cell out.
+ * timed all-reduces. Ranks are cut into consecutive groups of g in the order of their hosts
+ * ({@link #byHost}; on one host {@code [0..g-1], [g..2g-1], ...}) that all run at once, as DS-Sync
+ * groups do; the N mod g ranks left over sit that cell out.
  */
 record AllReducePlan(
     String runId,

@@ -64,8 +64,9 @@ public final class AllReduceReport {
         ByteSize.label(plan.rawBytes()), run.rawBeforeMBps(), run.rawAfterMBps()));
     if (run.hosts() != null) {
       int[] order = AllReducePlan.byHost(run.hosts());
-      folder.note("Groups are consecutive in the order of the ranks' hosts (rank: host): " + java.util.Arrays.stream(order)
-          .mapToObj(r -> r + ": " + run.hosts()[r]).collect(Collectors.joining(", ")) + ".");
+      folder.note("Groups are consecutive in the order of the ranks' hosts (rank: host): "
+          + java.util.Arrays.stream(order).mapToObj(r -> r + ": " + run.hosts()[r]).collect(Collectors.joining(", "))
+          + ".");
     }
     folder.write(table(network, rows), "Group all-reduce over the push transport");
     folder.chart("busbw-vs-size", chart(network, rows));

@@ -87,9 +87,9 @@ final class SimulateReport {
     folder.note(String.format(Locale.ROOT, "Cost model: two-phase group all-reduce, 2(g-1) messages of S/g bytes per"
             + " member per all-reduce, serial; groups in parallel; racks = %d equal blocks of consecutive ranks with a"
             + " shared uplink per rack (which carries the first uplink_queue_MB of a phase at uplink_MBps and the rest"
-            + " at uplink_overflow_share of it: the calibration table); compute %.1f ms per step (%s); model %d floats (%s). Latency and bandwidth"
-            + " are fitted per network by least squares on relative error. %s", s.racks(), s.computeMs(),
-        s.computeSource(), s.stateFloats(), ByteSize.label(s.stateBytes()), s.stepsPerStage() > 0
+            + " at uplink_overflow_share of it: the calibration table); compute %.1f ms per step (%s); model %d floats"
+            + " (%s). Latency and bandwidth are fitted per network by least squares on relative error. %s", s.racks(),
+        s.computeMs(), s.computeSource(), s.stateFloats(), ByteSize.label(s.stateBytes()), s.stepsPerStage() > 0
             ? "Predictions: the last step of every stage of " + s.stepsPerStage() + " steps does not average (the"
                 + " stage-end average of all ranks, outside the step times, stands in for it); each train run with"
                 + " the steps per stage it recorded."

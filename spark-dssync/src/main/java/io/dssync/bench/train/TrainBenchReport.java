@@ -21,8 +21,8 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
   static final double TARGET_ACCURACY_POINTS = 0.5;
 
   static final String[] RUN_COLUMNS = {"network", "config", "schedule", "group_size", "global_every", "workers",
-      "steps", "steps_per_stage", "wall_s", "train_s", "target_accuracy", "time_to_target_s", "final_accuracy", "samples_per_s",
-      "compute_ms_per_step", "sync_ms_per_step", "state_floats", "time_to_target_ratio_vs_full",
+      "steps", "steps_per_stage", "wall_s", "train_s", "target_accuracy", "time_to_target_s", "final_accuracy",
+      "samples_per_s", "compute_ms_per_step", "sync_ms_per_step", "state_floats", "time_to_target_ratio_vs_full",
       "accuracy_diff_vs_full_pts", "samples_per_s_ratio_vs_full", "meets_target"};
 
   /** The results of {@code outcomes} ({@code full} first) and, when not null, of the torch-ddp peer's run. */

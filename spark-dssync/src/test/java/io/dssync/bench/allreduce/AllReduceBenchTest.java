@@ -161,7 +161,8 @@ class AllReduceBenchTest {
       List<java.util.concurrent.Future<AllReduceWorkerResult>> results = new ArrayList<>();
       for (io.dssync.collective.InMemoryTransport t : transports) {
         results.add(pool.submit(() -> new AllReduceWorker(plan).runCells(t.rank(), "e" + t.rank(), "h", Double.NaN,
-            t.stats(), new io.dssync.collective.GroupAllReduce(t, java.time.Duration.ofSeconds(60)), new int[] {0, 1})));
+            t.stats(), new io.dssync.collective.GroupAllReduce(t, java.time.Duration.ofSeconds(60)),
+            new int[] {0, 1})));
       }
       for (java.util.concurrent.Future<AllReduceWorkerResult> f : results) {
         AllReduceWorkerResult r = f.get(5, java.util.concurrent.TimeUnit.MINUTES);
