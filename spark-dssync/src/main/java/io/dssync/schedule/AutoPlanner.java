@@ -1,5 +1,6 @@
 package io.dssync.schedule;
 
+import io.dssync.errors.Errors;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,15 +12,18 @@ import java.util.Locale;
  *
  * <p>Racks are the clusters of {@link LinkMeasurements#racks()}. Candidates: full; random with
  * g = 2, 4, 8, ... below N; and with two or more racks, topology with g = 2, 4, ... up to the
- * largest rack and cross-rack period C in {1, 2, 4, 8}. For each candidate, over 48 steps of its
- * real groups, a step is predicted to take compute + sync, where sync follows our two-phase group
- * all-reduce: each member sends a chunk of S/g to each of its g - 1 peers one after another in each
+ * largest rack and cross-rack period C in {1, 2, 4, 8}. Each candidate is judged as the worker loop
+ * runs it in stages of K steps: the last step of a stage does not average in its groups, since the
+ * stage-end average of all ranks (outside the step times) stands in for it. For each candidate, over
+ * 48 steps of its real groups, a step is predicted to take compute + sync (none on a stage's last
+ * step), where sync follows our two-phase group all-reduce: each member sends a chunk of S/g to each of its g - 1 peers one after another in each
  * of two phases (per-pair latency and bandwidth as measured; a cross-rack pair at most its rack's
  * uplink), and the phase lasts as long as its slowest member or its busiest uplink; a two-level step
  * costs an in-rack all-reduce plus one across racks on 1/k of the state ({@link #syncMs}). The consensus
  * simulation gives each candidate's steps until the replicas' spread falls 1,000-fold (time to
  * consensus = those steps x the mean step time) and its drift: the spread replicas keep while every
- * step also moves each of them randomly, as training does ({@link ConsensusSimulation#steadySpread}).
+ * step also moves each of them randomly, as training does ({@link ConsensusSimulation#steadySpread}),
+ * with the average of all ranks that ends every stage.
  *
  * <p>Full reaches consensus in one step but pays the slowest links every step, while training
  * needs one step per step whatever the mixing; and a schedule that reaches consensus quickly but
@@ -85,9 +89,9 @@ public final class AutoPlanner {
     }
   }
 
-  /** The choice: the spec to run, its racks, every candidate, and the drift allowed. */
+  /** The choice: the spec to run, its racks, every candidate, the drift allowed and the stages judged on. */
   public record Plan(ScheduleSpec spec, RackLayout racks, Candidate chosen, List<Candidate> candidates,
-      double driftBudget, LinkMeasurements measured) implements Serializable {
+      double driftBudget, int stepsPerStage, LinkMeasurements measured) implements Serializable {
     /** What the trainer runs: the chosen spec placed on the racks by host (needs a measured plan). */
     public SchedulePlan schedulePlan() {
       return Schedules.plan(spec, racks);
@@ -96,7 +100,8 @@ public final class AutoPlanner {
     public String describe() {
       StringBuilder sb = new StringBuilder();
       sb.append("chose ").append(chosen.label()).append(" (racks ").append(racks).append(")");
-      sb.append(String.format(Locale.ROOT, "; drift allowed %.3f (random g=2's); candidates: ", driftBudget));
+      sb.append(String.format(Locale.ROOT, "; drift allowed %.3f (random g=2's); judged in stages of %d steps, the"
+          + " last averaging all ranks; candidates: ", driftBudget, stepsPerStage));
       for (int i = 0; i < candidates.size(); i++) {
         sb.append(i == 0 ? "" : "; ").append(candidates.get(i));
       }
@@ -108,12 +113,14 @@ public final class AutoPlanner {
    * @param base the run's spec (workers, shuffle period, global average period and seed are kept)
    * @param stateBytes bytes one all-reduce averages
    * @param computeMs measured compute time of one step
+   * @param stepsPerStage K, the steps of a training stage (its last one averages all ranks)
    */
-  public static Plan plan(LinkMeasurements links, ScheduleSpec base, long stateBytes, double computeMs) {
+  public static Plan plan(LinkMeasurements links, ScheduleSpec base, long stateBytes, double computeMs,
+      int stepsPerStage) {
     RackLayout layout = links.racks();
     int[] rackOfRank = layout.rackOfRank(links.hosts());
     StepCost cost = new StepCost(links, rackOfRank, stateBytes);
-    return choose(base, rackOfRank, layout, cost::syncMs, computeMs, links);
+    return choose(base, rackOfRank, layout, cost::syncMs, computeMs, stepsPerStage, links);
   }
 
   /**
@@ -121,25 +128,32 @@ public final class AutoPlanner {
    * from its groups; {@code dssync bench simulate} calls it with its calibrated cost model.
    */
   public static Plan choose(ScheduleSpec base, int[] rackOfRank, RackLayout layout,
-      StepSync syncMs, double computeMs, LinkMeasurements measured) {
+      StepSync syncMs, double computeMs, int stepsPerStage, LinkMeasurements measured) {
+    if (stepsPerStage < 1) {
+      throw Errors.invalidFlag("stepsPerStage", stepsPerStage, "a stage has at least 1 step",
+          "Pass the trainer's steps per stage.");
+    }
     int n = rackOfRank.length;
     int[][] rackMembers = TopologySchedule.racksOf(rackOfRank);
     int largestRack = 0;
     for (int[] rack : rackMembers) {
       largestRack = Math.max(largestRack, rack.length);
     }
-    List<Candidate> candidates = new ArrayList<>();
-    candidates.add(evaluate(ScheduleSpec.of(ScheduleKind.FULL, n, n, 1, 0, base.seed()), rackOfRank, syncMs,
-        computeMs));
+    List<ScheduleSpec> specs = new ArrayList<>();
+    specs.add(ScheduleSpec.of(ScheduleKind.FULL, n, n, 1, 0, base.seed()));
     for (int g = 2; g < n; g *= 2) {
-      candidates.add(evaluate(spec(base, ScheduleKind.RANDOM, g, 1), rackOfRank, syncMs, computeMs));
+      specs.add(spec(base, ScheduleKind.RANDOM, g, 1));
     }
     if (rackMembers.length >= 2) {
       for (int g = 2; g <= largestRack; g *= 2) {
         for (int c : CROSS_PERIODS) {
-          candidates.add(evaluate(spec(base, ScheduleKind.TOPOLOGY, g, c), rackOfRank, syncMs, computeMs));
+          specs.add(spec(base, ScheduleKind.TOPOLOGY, g, c));
         }
       }
+    }
+    List<Candidate> candidates = new ArrayList<>();
+    for (ScheduleSpec s : specs) {
+      candidates.add(evaluate(s, rackOfRank, syncMs, computeMs, stepsPerStage));
     }
     // With N <= 2 there is no random g = 2 below N; full (no drift) is then the yardstick.
     double budget = candidates.stream().filter(c -> c.kind() == ScheduleKind.RANDOM && c.groupSize() == 2)
@@ -151,7 +165,7 @@ public final class AutoPlanner {
     ScheduleSpec spec = chosen.kind() == ScheduleKind.FULL
         ? ScheduleSpec.of(ScheduleKind.FULL, n, n, base.shufflePeriod(), base.globalAveragePeriod(), base.seed())
         : spec(base, chosen.kind(), chosen.groupSize(), chosen.crossRackPeriod());
-    return new Plan(spec, layout, chosen, candidates, budget, measured);
+    return new Plan(spec, layout, chosen, candidates, budget, stepsPerStage, measured);
   }
 
   private static ScheduleSpec spec(ScheduleSpec base, ScheduleKind kind, int g, int c) {
@@ -159,19 +173,53 @@ public final class AutoPlanner {
   }
 
   private static Candidate evaluate(ScheduleSpec spec, int[] rackOfRank, StepSync syncMs,
-      double computeMs) {
+      double computeMs, int stepsPerStage) {
     GroupSchedule schedule = spec.kind() == ScheduleKind.TOPOLOGY
         ? Schedules.topology(spec, rackOfRank)
         : Schedules.create(spec);
-    double sync = 0;
-    for (int t = 0; t < WINDOW; t++) {
-      sync += syncMs(schedule, t, syncMs);
-    }
-    sync /= WINDOW;
-    double steps = ConsensusSimulation.run(schedule, 8, 3, 8, 64, spec.seed()).stepsToConsensus();
-    double drift = ConsensusSimulation.steadySpread(schedule, 8, 16, DRIFT_STEPS, spec.seed());
+    double sync = meanSyncMs(schedule, syncMs, stepsPerStage);
+    // As trained: every stage ends in an average of all ranks (two-level where the schedule's racks allow).
+    GroupSchedule staged = new WithGlobalAverage(schedule, stepsPerStage);
+    double steps = ConsensusSimulation.run(staged, 8, 3, 8, 64, spec.seed()).stepsToConsensus();
+    double drift = ConsensusSimulation.steadySpread(staged, 8, 16, DRIFT_STEPS, spec.seed());
     return new Candidate(spec.kind(), spec.groupSize(), spec.crossRackPeriod(), computeMs + sync, sync, steps,
         drift);
+  }
+
+  /** {@link #meanSyncMs(GroupSchedule, StepSync, int, int)} over {@link #WINDOW} steps. */
+  static double meanSyncMs(GroupSchedule schedule, StepSync syncMs, int stepsPerStage) {
+    return meanSyncMs(schedule, syncMs, stepsPerStage, WINDOW);
+  }
+
+  /**
+   * Mean sync per step over steps 0 .. {@code window} - 1, a stage's last step counting as none (the
+   * worker loop skips its group average): the mean of the window's steps that end no stage, times
+   * (K - 1) / K for stages of K steps, so it holds for a stage longer than the window too. K = 0: no
+   * stages, every step averages. Steps whose groups are the very arrays of the step before (schedules
+   * hand them back while the groups stay the same) reuse its time.
+   */
+  public static double meanSyncMs(GroupSchedule schedule, StepSync syncMs, int stepsPerStage, int window) {
+    double sum = 0;
+    int counted = 0;
+    int[][] lastGroups = null;
+    int[][] lastRacks = null;
+    double lastMs = 0;
+    for (int t = 0; t < window; t++) {
+      if (stepsPerStage > 0 && (t + 1) % stepsPerStage == 0) {
+        continue;
+      }
+      int[][] groups = schedule.groupsAt(t);
+      int[][] racks = schedule.twoLevelRacksAt(t);
+      if (groups != lastGroups || racks != lastRacks) {
+        lastMs = syncMs(schedule, t, syncMs);
+        lastGroups = groups;
+        lastRacks = racks;
+      }
+      sum += lastMs;
+      counted++;
+    }
+    double stageShare = stepsPerStage > 0 ? (stepsPerStage - 1.0) / stepsPerStage : 1;
+    return counted == 0 ? 0 : sum / counted * stageShare;
   }
 
   /** Predicted sync time of one step's groups over the measured links. */

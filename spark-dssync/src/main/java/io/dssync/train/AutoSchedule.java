@@ -43,6 +43,8 @@ final class AutoSchedule {
 
   private final ScheduleSpec base;
   private final int replanEvery;
+  /** The fit's steps per stage, by which the planner judges candidates. */
+  private final int stepsPerStage;
   private AutoPlanner.Plan plan;
   private ReplanRule rule;
   /** What every probe of the fit cost so far, for the log. */
@@ -62,9 +64,10 @@ final class AutoSchedule {
   /** What the last probe took per round it ran; NaN before one. */
   private double msPerRound = Double.NaN;
 
-  AutoSchedule(ScheduleSpec base, int replanEvery) {
+  AutoSchedule(ScheduleSpec base, int replanEvery, int stepsPerStage) {
     this.base = base;
     this.replanEvery = replanEvery;
+    this.stepsPerStage = stepsPerStage;
   }
 
   /**
@@ -237,7 +240,7 @@ final class AutoSchedule {
     if (firstSpec != null) {
       // The ranks ran this plan from the stage's first step; the same rows give the driver the same plan.
       float[][] rows = byRank.stream().map(r -> FirstPlan.row(r.links(), r.computeMs()[0])).toArray(float[][]::new);
-      adopt(FirstPlan.plan(rows, hosts, firstSpec, stateBytes));
+      adopt(FirstPlan.plan(rows, hosts, firstSpec, stateBytes, stepsPerStage));
       LOG.warn(String.format(Locale.ROOT, "dssync auto: first plan, made by the ranks after the probe and run from"
           + " step %d (compute %.0f ms in that step, the ranks' mean; model %.2f MB): %s", firstStep,
           plan.chosen().stepMs() - plan.chosen().syncMs(), stateBytes / 1e6, plan.describe()));
@@ -258,7 +261,8 @@ final class AutoSchedule {
       LOG.warn("dssync auto: {} waits for the next probe, which measures every pair; keeping the plan", why);
       return false;
     }
-    AutoPlanner.Plan next = AutoPlanner.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep);
+    AutoPlanner.Plan next = AutoPlanner.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep,
+        stepsPerStage);
     LOG.warn(String.format(Locale.ROOT, "dssync auto: %s at step %d (compute %.0f ms/step, model %.2f MB): %s",
         why, step, computeMsPerStep, stateBytes / 1e6, next.describe()));
     adopt(next);

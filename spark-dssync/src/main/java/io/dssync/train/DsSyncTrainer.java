@@ -94,7 +94,8 @@ public final class DsSyncTrainer {
     SparkContext sc = spark.sparkContext();
     int n = config.workers();
     auto = config.scheduleKind() == ScheduleKind.AUTO
-        ? new AutoSchedule(config.scheduleSpec(), config.get(TrainerConfig.REPLAN_EVERY)) : null;
+        ? new AutoSchedule(config.scheduleSpec(), config.get(TrainerConfig.REPLAN_EVERY),
+        config.get(TrainerConfig.STEPS_PER_STAGE)) : null;
     ClusterSlots.requireStaticAllocation(sc.conf());
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);
@@ -262,7 +263,7 @@ public final class DsSyncTrainer {
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
           config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
-          firstPlan);
+          firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE));
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));

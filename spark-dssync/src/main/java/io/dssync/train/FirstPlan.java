@@ -22,8 +22,9 @@ import java.util.stream.IntStream;
  * @param base the auto spec for the stage's number of ranks
  * @param hosts executor host of every rank
  * @param probed this rank's probe of every pair
+ * @param stepsPerStage the fit's steps per stage
  */
-record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed) {
+record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed, int stepsPerStage) {
   /** The message round of the rows, clear of the worker loop's (0, 1) and the probe's (16 on). */
   static final int ROUND = 2;
 
@@ -45,7 +46,7 @@ record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed) {
       rows[peer] = new float[rows[rank].length];
       transport.fetch(peer, id, rows[peer], 0, rows[peer].length, timeout);
     }
-    return plan(rows, hosts, base, stateBytes);
+    return plan(rows, hosts, base, stateBytes, stepsPerStage);
   }
 
   /** One rank's row: its step's compute time, then its latency and its bandwidth to every peer. */
@@ -64,7 +65,8 @@ record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed) {
    * The plan from every rank's {@link #row}: pure, so each rank (its own row read back as the floats
    * the others received) and the tests get the same. Compute is the ranks' mean in rank order.
    */
-  static AutoPlanner.Plan plan(float[][] rows, String[] hosts, ScheduleSpec base, long stateBytes) {
+  static AutoPlanner.Plan plan(float[][] rows, String[] hosts, ScheduleSpec base, long stateBytes,
+      int stepsPerStage) {
     int n = rows.length;
     double[][] latency = new double[n][n];
     double[][] bandwidth = new double[n][n];
@@ -77,6 +79,6 @@ record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed) {
       }
     }
     LinkMeasurements measured = new LinkMeasurements(hosts.clone(), latency, AutoSchedule.paired(bandwidth));
-    return AutoPlanner.plan(measured, base, stateBytes, computeMs / n);
+    return AutoPlanner.plan(measured, base, stateBytes, computeMs / n, stepsPerStage);
   }
 }

@@ -15,7 +15,8 @@ import java.io.Serializable;
  * {@code probeStartFloats[rank][peer]} floats (null: the first probe), in the rounds
  * {@code probeScope} gives for the stage's hosts (null when the stage does not probe); with a
  * {@code firstPlanSpec} (the auto spec for the stage's N) the ranks then make auto's first plan
- * themselves ({@link FirstPlan}) and run it from the stage's first step.
+ * themselves ({@link FirstPlan}) and run it from the stage's first step, judging candidates in
+ * stages of {@code stepsPerStage} steps, the fit's (as the driver does when it re-plans).
  */
 record StageWork(
     String runId,
@@ -33,13 +34,14 @@ record StageWork(
     double probeBudgetMs,
     int[][] probeStartFloats,
     ProbeScope probeScope,
-    ScheduleSpec firstPlanSpec)
+    ScheduleSpec firstPlanSpec,
+    int stepsPerStage)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
-        false, 0, null, null, null);
+        false, 0, null, null, null, (int) (endStep - firstStep));
   }
 
   public int steps() {

@@ -60,7 +60,8 @@ class WorkerTask
           ? LinkProbe.run(transport, hosts.length, hosts[transport.rank()], work.firstStep(), work.probeBudgetMs(),
               work.probeStartFloats() == null ? null : work.probeStartFloats()[transport.rank()],
               work.probeScope().rounds(hosts), timeout) : null;
-      FirstPlan firstPlan = work.firstPlanSpec() == null ? null : new FirstPlan(work.firstPlanSpec(), hosts, links);
+      FirstPlan firstPlan = work.firstPlanSpec() == null ? null : new FirstPlan(work.firstPlanSpec(), hosts, links,
+          work.stepsPerStage());
       StageStart.Resolved from = start.resolve();
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
           shard, from.consensus(), replica, transport, new GroupAllReduce(transport, timeout), schedule, firstPlan);

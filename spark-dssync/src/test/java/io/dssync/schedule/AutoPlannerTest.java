@@ -14,6 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The auto schedule's pure parts: probe pairing, racks from bandwidth, uplinks, the choice. */
 class AutoPlannerTest {
   private static final long MODEL_BYTES = 1_700_000;
+  /** As the testbed runs train: stages of 8 steps. */
+  private static final int STEPS_PER_STAGE = 8;
 
   @ParameterizedTest
   @ValueSource(ints = {2, 3, 4, 5, 6, 7, 8, 9})
@@ -77,7 +79,7 @@ class AutoPlannerTest {
   void onASlowUplinkAutoChoosesTopologyThatDriftsNoMoreThanRandom(int racks) {
     LinkMeasurements links = TestbedLinks.of(racks, 2, 120, 12);
     ScheduleSpec base = new ScheduleSpec(ScheduleKind.AUTO, racks * 2, 2, 1, 0, 42);
-    AutoPlanner.Plan plan = AutoPlanner.plan(links, base, MODEL_BYTES, 160);
+    AutoPlanner.Plan plan = AutoPlanner.plan(links, base, MODEL_BYTES, 160, STEPS_PER_STAGE);
     assertEquals(ScheduleKind.TOPOLOGY, plan.spec().kind(), plan.describe());
     assertEquals(links.racks(), plan.racks());
     assertTrue(plan.chosen().drift() <= plan.driftBudget() * (1 + 1e-9), plan.describe());
@@ -93,7 +95,7 @@ class AutoPlannerTest {
   void onAFlatFastNetworkAutoChoosesRandomPairs() {
     LinkMeasurements links = TestbedLinks.of(2, 2, 120, 240);
     AutoPlanner.Plan plan = AutoPlanner.plan(links, new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42),
-        MODEL_BYTES, 160);
+        MODEL_BYTES, 160, STEPS_PER_STAGE);
     assertEquals(ScheduleKind.RANDOM, plan.spec().kind(), plan.describe());
     assertEquals(2, plan.spec().groupSize());
   }
@@ -123,6 +125,40 @@ class AutoPlannerTest {
     // Half the state crosses each uplink: about half a one-level cross-rack step's time.
     assertEquals(0.5, cost.syncMs(cross, 0.5) / cost.syncMs(cross, 1), 0.05);
     assertEquals(cost.syncMs(topology.groupsAt(0), 1), AutoPlanner.syncMs(topology, 0, cost::syncMs), 1e-9);
+  }
+
+  @Test
+  void aStagesLastStepCostsNoSyncSinceTheStageEndAverageStandsInForIt() {
+    int[] racks = {0, 0, 1, 1};
+    AutoPlanner.StepCost cost = new AutoPlanner.StepCost(TestbedLinks.of(2, 2, 120, 12), racks, MODEL_BYTES);
+    GroupSchedule full = Schedules.create(ScheduleSpec.of(ScheduleKind.FULL, 4, 4, 1, 0, 1));
+    double everyStep = cost.syncMs(full.groupsAt(0), 1);
+    assertEquals(everyStep * 7 / 8, AutoPlanner.meanSyncMs(full, cost::syncMs, 8), 1e-9);
+    assertEquals(everyStep * 99 / 100, AutoPlanner.meanSyncMs(full, cost::syncMs, 100), 1e-9,
+        "a stage longer than the window still skips one step in S");
+    // Topology with C = 4 crosses after steps 3 and 7 of a stage of 8; the second is the stage's last.
+    GroupSchedule topology = Schedules.topology(
+        ScheduleSpec.of(ScheduleKind.TOPOLOGY, 4, 2, 1, 0, 1).withCrossRackPeriod(4), racks);
+    double inRack = AutoPlanner.syncMs(topology, 0, cost::syncMs);
+    double crossing = AutoPlanner.syncMs(topology, 3, cost::syncMs);
+    assertTrue(crossing > 5 * inRack, crossing + " vs " + inRack);
+    assertEquals((6 * inRack + crossing) / 8, AutoPlanner.meanSyncMs(topology, cost::syncMs, 8), 1e-9);
+  }
+
+  @Test
+  void stagesOf8StepsGiveRandomPairsTheAverageOfAllRanksThatTopologyCrossingAfterStep7HadAlready() {
+    LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
+    ScheduleSpec base = new ScheduleSpec(ScheduleKind.AUTO, 6, 2, 1, 0, 42);
+    AutoPlanner.Plan shortStages = AutoPlanner.plan(links, base, MODEL_BYTES, 160, 8);
+    AutoPlanner.Plan longStages = AutoPlanner.plan(links, base, MODEL_BYTES, 160, 1_000);
+    String both = shortStages.describe() + " / " + longStages.describe();
+    assertTrue(shortStages.driftBudget() < 0.9 * longStages.driftBudget(), both);
+    // C = 4 crosses racks after steps 3 and 7 of each stage, the second in two levels over all ranks.
+    assertEquals(candidate(longStages.candidates(), ScheduleKind.TOPOLOGY, 2, 4).drift(),
+        candidate(shortStages.candidates(), ScheduleKind.TOPOLOGY, 2, 4).drift(), 1e-9, both);
+    // So with long stages C = 4 drifts no more than random pairs, with stages of 8 only C = 2 does.
+    assertEquals(4, longStages.chosen().crossRackPeriod(), both);
+    assertEquals(2, shortStages.chosen().crossRackPeriod(), both);
   }
 
   private static AutoPlanner.Candidate candidate(List<AutoPlanner.Candidate> all, ScheduleKind kind, int g, int c) {

@@ -1,7 +1,6 @@
 package io.dssync.bench.simulate;
 
 import io.dssync.schedule.AutoPlanner;
-import io.dssync.schedule.GroupSchedule;
 
 /** Mean predicted sync time per step of a schedule under a cost model, over a window of steps. */
 final class StepTimePrediction {
@@ -17,26 +16,12 @@ final class StepTimePrediction {
    */
   static double meanSyncMs(CostModel model, SimulatedSchedule schedule, int workers, long bytes, long seed,
       int stepsPerStage) {
-    GroupSchedule groups = schedule.create(workers, seed);
     int steps = schedule.period(STEPS);
     if (stepsPerStage > 0) {
       steps = lcm(steps, stepsPerStage);
     }
-    double total = 0;
-    int[][] last = null;
-    double lastMs = 0;
-    for (int t = 0; t < steps; t++) {
-      if (stepsPerStage > 0 && t % stepsPerStage == stepsPerStage - 1) {
-        continue;
-      }
-      int[][] now = groups.groupsAt(t);
-      if (now != last) { // schedules hand back the same array while the groups stay the same
-        lastMs = AutoPlanner.syncMs(groups, t, (g, share) -> model.syncMs(g, workers, Math.round(bytes * share)));
-        last = now;
-      }
-      total += lastMs;
-    }
-    return total / steps;
+    return AutoPlanner.meanSyncMs(schedule.create(workers, seed),
+        (g, share) -> model.syncMs(g, workers, Math.round(bytes * share)), Math.max(0, stepsPerStage), steps);
   }
 
   private static int lcm(int a, int b) {
