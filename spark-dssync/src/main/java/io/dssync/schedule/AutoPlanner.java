@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
  * Chooses the schedule for {@code --schedule auto} from measured links (pure: no Spark).
@@ -186,26 +188,30 @@ public final class AutoPlanner {
         drift);
   }
 
-  /** {@link #meanSyncMs(GroupSchedule, StepSync, int, int)} over {@link #WINDOW} steps. */
+  /**
+   * Mean sync per step over {@link #WINDOW} steps, a stage's last step counting as none (the worker
+   * loop skips its group average): the mean of the window's other steps, times (K - 1) / K for
+   * stages of K steps, so it holds for a stage longer than the window too.
+   */
   static double meanSyncMs(GroupSchedule schedule, StepSync syncMs, int stepsPerStage) {
-    return meanSyncMs(schedule, syncMs, stepsPerStage, WINDOW);
+    IntPredicate averages = t -> (t + 1) % stepsPerStage != 0;
+    long counted = IntStream.range(0, WINDOW).filter(averages).count();
+    return counted == 0 ? 0
+        : syncSumMs(schedule, syncMs, WINDOW, averages) / counted * (stepsPerStage - 1.0) / stepsPerStage;
   }
 
   /**
-   * Mean sync per step over steps 0 .. {@code window} - 1, a stage's last step counting as none (the
-   * worker loop skips its group average): the mean of the window's steps that end no stage, times
-   * (K - 1) / K for stages of K steps, so it holds for a stage longer than the window too. K = 0: no
-   * stages, every step averages. Steps whose groups are the very arrays of the step before (schedules
-   * hand them back while the groups stay the same) reuse its time.
+   * The predicted sync time summed over the steps 0 .. {@code window} - 1 that {@code averages}
+   * accepts. A step whose groups are the very arrays of the step before (schedules hand them back
+   * while the groups stay the same) reuses its time.
    */
-  public static double meanSyncMs(GroupSchedule schedule, StepSync syncMs, int stepsPerStage, int window) {
+  public static double syncSumMs(GroupSchedule schedule, StepSync syncMs, int window, IntPredicate averages) {
     double sum = 0;
-    int counted = 0;
     int[][] lastGroups = null;
     int[][] lastRacks = null;
     double lastMs = 0;
     for (int t = 0; t < window; t++) {
-      if (stepsPerStage > 0 && (t + 1) % stepsPerStage == 0) {
+      if (!averages.test(t)) {
         continue;
       }
       int[][] groups = schedule.groupsAt(t);
@@ -216,10 +222,8 @@ public final class AutoPlanner {
         lastRacks = racks;
       }
       sum += lastMs;
-      counted++;
     }
-    double stageShare = stepsPerStage > 0 ? (stepsPerStage - 1.0) / stepsPerStage : 1;
-    return counted == 0 ? 0 : sum / counted * stageShare;
+    return sum;
   }
 
   /** Predicted sync time of one step's groups over the measured links. */

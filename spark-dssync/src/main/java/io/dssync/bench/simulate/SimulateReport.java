@@ -65,8 +65,11 @@ final class SimulateReport {
         }
       }
       CostModel model = s.model(fit).withCompute(run.computeMsPerStep());
-      double sync = StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4,
-          s.seed(), run.stepsPerStage());
+      double sync = run.steps() > 0
+          ? StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4, s.seed(),
+              run.stepsPerStage(), run.steps())
+          : StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4, s.seed(),
+              run.stepsPerStage());
       double measuredStep = run.computeMsPerStep() + run.syncMsPerStep();
       double predictedStep = run.computeMsPerStep() + sync;
       errors.add("train", "sync_ms_per_step", run.network(), run.schedule().label(), run.workers(), run.groupSize(),

@@ -7,10 +7,11 @@ import java.util.List;
 
 /**
  * One measured training run from the train mode's {@code runs.csv}: the simulator predicts its
- * sync time per step and compares. {@code stepsPerStage} is 0 where the table does not record it.
+ * sync time per step and compares. {@code stepsPerStage} and {@code steps} (the run's steps) are 0
+ * where the table does not record them.
  */
 record TrainRunPoint(String network, ScheduleKind kind, int groupSize, int globalEvery, int workers,
-    double computeMsPerStep, double syncMsPerStep, long stateFloats, int stepsPerStage) {
+    double computeMsPerStep, double syncMsPerStep, long stateFloats, int stepsPerStage, int steps) {
   static final List<String> COLUMNS = List.of("network", "schedule", "group_size", "global_every", "workers",
       "compute_ms_per_step", "sync_ms_per_step", "state_floats");
 
@@ -40,7 +41,7 @@ record TrainRunPoint(String network, ScheduleKind kind, int groupSize, int globa
       double global = csv.number(r, "global_every");
       TrainRunPoint p = new TrainRunPoint(csv.text(r, "network"), kind, g, Double.isFinite(global) ? (int) global : 0,
           workers, csv.number(r, "compute_ms_per_step"), csv.number(r, "sync_ms_per_step"),
-          (long) csv.number(r, "state_floats"), stepsPerStage(csv, r));
+          (long) csv.number(r, "state_floats"), positive(csv, r, "steps_per_stage"), positive(csv, r, "steps"));
       if (!p.schedule().fits(workers) || !(p.syncMsPerStep() >= 0) || !(p.computeMsPerStep() >= 0)
           || p.stateFloats() <= 0) {
         skipped.add("row " + (r + 2) + ": incomplete or inconsistent (" + p + ")");
@@ -51,12 +52,12 @@ record TrainRunPoint(String network, ScheduleKind kind, int groupSize, int globa
     return points;
   }
 
-  /** The run's steps per stage; 0 when its table predates the column. */
-  private static int stepsPerStage(CsvRows csv, int r) {
-    if (!csv.hasColumn("steps_per_stage")) {
+  /** A count of the run (steps, steps per stage); 0 when its table predates the column. */
+  private static int positive(CsvRows csv, int r, String column) {
+    if (!csv.hasColumn(column)) {
       return 0;
     }
-    double s = csv.number(r, "steps_per_stage");
+    double s = csv.number(r, column);
     return Double.isFinite(s) && s >= 1 ? (int) s : 0;
   }
 }

@@ -103,6 +103,28 @@ class CostModelTest {
         StepTimePrediction.meanSyncMs(m, new SimulatedSchedule(ScheduleKind.LOCAL, 1, 5), 8, bytes, 1, 8), 1e-9);
   }
 
+  /** A measured run is predicted over its own steps: the random pairs it met, not a window's sample of them. */
+  @Test
+  void aRunsRandomPairsArePredictedOverTheStepsItRan() {
+    CostModel m = new CostModel(0, 0.1, 120, 2, 0.1, 12);
+    long bytes = 1_700_000;
+    SimulatedSchedule pairs = new SimulatedSchedule(ScheduleKind.RANDOM, 2, 0);
+    double crossing = m.syncMs(new int[][] {{0, 2}, {1, 3}}, 4, bytes);
+    double inRack = m.syncMs(new int[][] {{0, 1}, {2, 3}}, 4, bytes);
+    io.dssync.schedule.GroupSchedule groups = pairs.create(4, 42);
+    int steps = 62;
+    double expected = 0;
+    for (int t = 0; t < steps; t++) {
+      if ((t + 1) % 8 != 0 && t != steps - 1) { // the run's last stage, of 6 steps, ends at its step 61
+        expected += groups.groupsAt(t)[0][1] >= 2 ? crossing : inRack; // rack of the first rank's partner
+      }
+    }
+    expected /= steps;
+    assertEquals(expected, StepTimePrediction.meanSyncMs(m, pairs, 4, bytes, 42, 8, steps), 1e-9);
+    assertTrue(Math.abs(expected - StepTimePrediction.meanSyncMs(m, pairs, 4, bytes, 42, 8)) > 0.01 * expected,
+        "a 48-step window meets other pairs than the run's 62 steps");
+  }
+
   @Test
   void fitRecoversTheParametersOfSyntheticPoints() {
     CostModel truth = CostModel.flat(0, 0.8, 350);
