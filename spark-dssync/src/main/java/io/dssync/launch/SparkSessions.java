@@ -26,12 +26,23 @@ public final class SparkSessions {
     return Optional.ofNullable(System.getProperty("spark.master"));
   }
 
+  /**
+   * The Java options of local-cluster executors: the offline DJL engine, after any the user gave
+   * them ({@code -Dspark.executor.extraJavaOptions=...} in DSSYNC_JAVA_OPTS, e.g. a GC log), which
+   * the builder's setting would otherwise replace.
+   */
+  static String localClusterExecutorOptions(String given) {
+    String user = given == null ? "" : given.trim();
+    return (user.isEmpty() ? "" : user + " ") + "-Dai.djl.offline=true";
+  }
+
   public static SparkSession forMaster(String master, TrainerConfig config) {
     SparkSession.Builder b = SparkSession.builder().appName("dssync-train");
     if (master.startsWith("local-cluster")) {
       // Real executor JVMs on this machine: they need our class path and the offline DJL engine.
       b.config("spark.executor.extraClassPath", System.getProperty("java.class.path"))
-          .config("spark.executor.extraJavaOptions", "-Dai.djl.offline=true");
+          .config("spark.executor.extraJavaOptions",
+              localClusterExecutorOptions(System.getProperty("spark.executor.extraJavaOptions")));
     }
     if (master.startsWith("local")) {
       // Local mode binds to loopback only; nothing is exposed to the network.
