@@ -18,14 +18,15 @@ import java.util.stream.IntStream;
  * runs it in stages of K steps: the last step of a stage does not average in its groups, since the
  * stage-end average of all ranks (outside the step times) stands in for it. For each candidate, over
  * 48 steps of its real groups, a step is predicted to take compute + sync (none on a stage's last
- * step), where sync follows our two-phase group all-reduce: each member sends a chunk of S/g to each of its g - 1 peers one after another in each
- * of two phases (per-pair latency and bandwidth as measured; a cross-rack pair at most its rack's
- * uplink), and the phase lasts as long as its slowest member or its busiest uplink; a two-level step
- * costs an in-rack all-reduce plus one across racks on 1/k of the state ({@link #syncMs}). The consensus
- * simulation gives each candidate's steps until the replicas' spread falls 1,000-fold (time to
- * consensus = those steps x the mean step time) and its drift: the spread replicas keep while every
- * step also moves each of them randomly, as training does ({@link ConsensusSimulation#steadySpread}),
- * with the average of all ranks that ends every stage.
+ * step), where sync follows our two-phase group all-reduce: each member sends a chunk of S/g to each
+ * of its g - 1 peers one after another in each of two phases (per-pair latency and bandwidth as
+ * measured; a cross-rack pair at most its rack's uplink), and the phase lasts as long as its slowest
+ * member or its busiest uplink; a two-level step costs an in-rack all-reduce plus one across racks
+ * on 1/k of the state ({@link #syncMs}). The consensus simulation gives each candidate's steps
+ * until the replicas' spread falls 1,000-fold (time to consensus = those steps x the mean step
+ * time) and its drift: the spread replicas keep while every step also moves each of them randomly,
+ * as training does ({@link ConsensusSimulation#steadySpread}), with the average of all ranks that
+ * ends every stage.
  *
  * <p>Full reaches consensus in one step but pays the slowest links every step, while training
  * needs one step per step whatever the mixing; and a schedule that reaches consensus quickly but

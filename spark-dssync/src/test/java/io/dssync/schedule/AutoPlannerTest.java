@@ -135,7 +135,7 @@ class AutoPlannerTest {
     double everyStep = cost.syncMs(full.groupsAt(0), 1);
     assertEquals(everyStep * 7 / 8, AutoPlanner.meanSyncMs(full, cost::syncMs, 8), 1e-9);
     assertEquals(everyStep * 99 / 100, AutoPlanner.meanSyncMs(full, cost::syncMs, 100), 1e-9,
-        "a stage longer than the window still skips one step in S");
+        "a stage longer than the window still skips one step in K");
     // Topology with C = 4 crosses after steps 3 and 7 of a stage of 8; the second is the stage's last.
     GroupSchedule topology = Schedules.topology(
         ScheduleSpec.of(ScheduleKind.TOPOLOGY, 4, 2, 1, 0, 1).withCrossRackPeriod(4), racks);
