@@ -1,7 +1,8 @@
 """The Gloo peer of `dssync bench allreduce`: PyTorch's Gloo all-reduce with the same plan.
 
-Run by the Java benchmark (io.dssync.bench.GlooPeer), never by hand. N processes on 127.0.0.1,
-ranks cut into consecutive groups of g that run at once (the same plan as ours), for each message
+Run by the Java benchmark (io.dssync.bench.GlooPeer), never by hand: N processes on 127.0.0.1. With
+DSSYNC_GLOO_RANK=R and DSSYNC_GLOO_ADDR=A in the environment it runs rank R alone, meeting the
+others at A (submit-scripts/testbed/allreduce-vs-gloo starts one per host of the netns testbed). Ranks cut into consecutive groups of g that run at once (the same plan as ours), for each message
 size and g: `warmup` untimed (per size, as ours) and `iters` timed all-reduces of a float32 vector followed by a
 division by g (ours averages, so both sides compute a mean). Each rank prints one line per cell it
 took part in:  CELL <index> <rank> <interval_ms>,<interval_ms>,...   (intervals between the ends of
@@ -15,12 +16,12 @@ import sys
 import time
 
 
-def worker(rank, workers, sizes, groups, warmups, iters, port, timeout_s, out_dir):
+def worker(rank, workers, sizes, groups, warmups, iters, port, timeout_s, out_dir, addr="127.0.0.1"):
     import torch
     import torch.distributed as dist
 
     torch.set_num_threads(1)  # one core per rank, like one executor slot
-    dist.init_process_group("gloo", init_method="tcp://127.0.0.1:%d" % port, rank=rank,
+    dist.init_process_group("gloo", init_method="tcp://%s:%d" % (addr, port), rank=rank,
                             world_size=workers, timeout=datetime.timedelta(seconds=timeout_s))
     # Every rank must create every group, in the same order.
     handles = {}
@@ -66,6 +67,12 @@ def main():
     warmups = [int(w) for w in sys.argv[4].split(",")]
     iters, port, timeout_s = (int(a) for a in sys.argv[5:8])
     out_dir = sys.argv[8]
+    if "DSSYNC_GLOO_RANK" in os.environ:
+        rank = int(os.environ["DSSYNC_GLOO_RANK"])
+        worker(rank, workers, sizes, groups, warmups, iters, port, timeout_s, out_dir, os.environ["DSSYNC_GLOO_ADDR"])
+        with open(os.path.join(out_dir, "rank-%d.txt" % rank)) as f:
+            sys.stdout.write(f.read())
+        return
     import torch.multiprocessing as mp
     mp.start_processes(worker, args=(workers, sizes, groups, warmups, iters, port, timeout_s, out_dir),
                        nprocs=workers, join=True, start_method="spawn")
