@@ -65,11 +65,10 @@ final class SimulateReport {
         }
       }
       CostModel model = s.model(fit).withCompute(run.computeMsPerStep());
-      double sync = run.steps() > 0
-          ? StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4, s.seed(),
-              run.stepsPerStage(), run.steps())
-          : StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4, s.seed(),
-              run.stepsPerStage());
+      // Over the run's own steps where runs.csv records them.
+      int steps = run.steps() > 0 ? run.steps() : StepTimePrediction.window(run.schedule(), run.stepsPerStage());
+      double sync = StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4,
+          s.seed(), run.stepsPerStage(), steps);
       double measuredStep = run.computeMsPerStep() + run.syncMsPerStep();
       double predictedStep = run.computeMsPerStep() + sync;
       errors.add("train", "sync_ms_per_step", run.network(), run.schedule().label(), run.workers(), run.groupSize(),

@@ -17,11 +17,13 @@ final class StepTimePrediction {
    */
   static double meanSyncMs(CostModel model, SimulatedSchedule schedule, int workers, long bytes, long seed,
       int stepsPerStage) {
+    return meanSyncMs(model, schedule, workers, bytes, seed, stepsPerStage, window(schedule, stepsPerStage));
+  }
+
+  /** Steps a prediction averages over: the schedule's period, and with stages a whole number of them. */
+  static int window(SimulatedSchedule schedule, int stepsPerStage) {
     int steps = schedule.period(STEPS);
-    if (stepsPerStage > 0) {
-      steps = lcm(steps, stepsPerStage);
-    }
-    return meanSyncMs(model, schedule, workers, bytes, seed, stepsPerStage, steps);
+    return stepsPerStage > 0 ? lcm(steps, stepsPerStage) : steps;
   }
 
   /**
