@@ -2,7 +2,8 @@
 
 Run by the Java benchmark (io.dssync.bench.GlooPeer), never by hand: N processes on 127.0.0.1. With
 DSSYNC_GLOO_RANK=R and DSSYNC_GLOO_ADDR=A in the environment it runs rank R alone, meeting the
-others at A (submit-scripts/testbed/allreduce-vs-gloo starts one per host of the netns testbed). Ranks cut into consecutive groups of g that run at once (the same plan as ours), for each message
+others at A (submit-scripts/testbed/allreduce-vs-gloo starts one per host of the netns testbed).
+Ranks are cut into consecutive groups of g that run at once (the same plan as ours), for each message
 size and g: `warmup` untimed (per size, as ours) and `iters` timed all-reduces of a float32 vector followed by a
 division by g (ours averages, so both sides compute a mean). Each rank prints one line per cell it
 took part in:  CELL <index> <rank> <interval_ms>,<interval_ms>,...   (intervals between the ends of
@@ -68,15 +69,15 @@ def main():
     iters, port, timeout_s = (int(a) for a in sys.argv[5:8])
     out_dir = sys.argv[8]
     if "DSSYNC_GLOO_RANK" in os.environ:
-        rank = int(os.environ["DSSYNC_GLOO_RANK"])
-        worker(rank, workers, sizes, groups, warmups, iters, port, timeout_s, out_dir, os.environ["DSSYNC_GLOO_ADDR"])
-        with open(os.path.join(out_dir, "rank-%d.txt" % rank)) as f:
-            sys.stdout.write(f.read())
-        return
-    import torch.multiprocessing as mp
-    mp.start_processes(worker, args=(workers, sizes, groups, warmups, iters, port, timeout_s, out_dir),
-                       nprocs=workers, join=True, start_method="spawn")
-    for rank in range(workers):
+        ran = [int(os.environ["DSSYNC_GLOO_RANK"])]
+        worker(ran[0], workers, sizes, groups, warmups, iters, port, timeout_s, out_dir,
+               os.environ["DSSYNC_GLOO_ADDR"])
+    else:
+        ran = range(workers)
+        import torch.multiprocessing as mp
+        mp.start_processes(worker, args=(workers, sizes, groups, warmups, iters, port, timeout_s, out_dir),
+                           nprocs=workers, join=True, start_method="spawn")
+    for rank in ran:
         with open(os.path.join(out_dir, "rank-%d.txt" % rank)) as f:
             sys.stdout.write(f.read())
 
