@@ -3,9 +3,12 @@ package io.dssync.collective;
 import io.dssync.errors.Errors;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * Averages a float vector over the members of one group, in place, over a {@link Transport}.
+ * Averages a float vector over the members of one group, in place, over a {@link Transport}, with
+ * the direct algorithm (below; the default) or, for groups of three or more, a ring
+ * ({@link AllReduceAlgorithm#RING}, at the end).
  *
  * <p>Direct two-phase algorithm: two serial exchanges whatever the group size g. The member at
  * index i of the (sorted) group owns chunk i of the vector ({@link Chunking}). Chunks travel in
@@ -26,6 +29,20 @@ import java.util.Arrays;
  * announced to the transport ({@link Transport#expect}) so they can land in the vector as they
  * arrive.
  *
+ * <p>Ring ({@link AllReduceAlgorithm#RING}, g >= 3): member i still ends up owning chunk i, but
+ * every part goes only to the next member round the ring. The ring passes the members in the order
+ * of a given ring order of all ranks ({@link HostOrder#byHost} on a cluster, so it crosses between
+ * racks as few times as it can), else in rank order; below, "i-1" and "i+1" are positions in it,
+ * and chunk i-1 is the chunk of the member before i. Reduce-scatter: first each member
+ * sends chunk i-1 as it is; then, g-2 times, it adds the partial sum that came from the previous
+ * member (chunk i-2, then i-3, ...) into its own values and passes it on; last, chunk i arrives
+ * with every other member's values in it, gets mine and is divided by g. All-gather: each averaged
+ * chunk goes round once, copied and passed on. So each chunk is summed from the member after its
+ * owner round to its owner: every member gets the same floats, equal to the rank-order mean up to
+ * rounding.
+ * Received partials are announced with {@link Landing#ADD} and averaged chunks with
+ * {@link Landing#COPY}, so both land in the vector as they arrive; parts pipeline as above.
+ *
  * <p>Empty chunks (vector shorter than g) are neither sent nor fetched: both sides know the
  * lengths. A group of one returns at once without touching the transport.
  *
@@ -43,6 +60,14 @@ public final class GroupAllReduce {
    * that the sum of one part overlaps the transfer of the next.
    */
   public static final int PART_FLOATS = 1 << 20;
+  /**
+   * The ring cuts each chunk into about this many parts: a chunk's last part is the ring's tail
+   * (it must arrive whole before it moves on), so its parts are smaller than the direct
+   * algorithm's, within [{@link #RING_MIN_PART_FLOATS}, {@link #PART_FLOATS}].
+   */
+  static final int RING_PARTS_PER_CHUNK = 8;
+  /** 64 KiB: a part this small still travels whole in one message. */
+  static final int RING_MIN_PART_FLOATS = 1 << 14;
 
   private static final int REDUCE_SCATTER = 0;
   private static final int ALL_GATHER = 1;
@@ -52,9 +77,27 @@ public final class GroupAllReduce {
 
   private final Transport transport;
   private final Duration timeout;
+  private final AllReduceAlgorithm algorithm;
+  /** Each rank's position in the ring order, or null for rank order. */
+  private final int[] ringPosition;
   private float[] sum = new float[0];
 
+  /** The direct algorithm ({@link AllReduceAlgorithm#DIRECT}). */
   public GroupAllReduce(Transport transport, Duration timeout) {
+    this(transport, timeout, AllReduceAlgorithm.DIRECT);
+  }
+
+  /** {@code algorithm} for groups of three or more (pairs always swap directly); a ring in rank order. */
+  public GroupAllReduce(Transport transport, Duration timeout, AllReduceAlgorithm algorithm) {
+    this(transport, timeout, algorithm, null);
+  }
+
+  /**
+   * Like {@link #GroupAllReduce(Transport, Duration, AllReduceAlgorithm)}, a ring passing a group's
+   * members in the order they have in {@code ringOrder}: every rank once (null: rank order). Every
+   * rank must pass the same order.
+   */
+  public GroupAllReduce(Transport transport, Duration timeout, AllReduceAlgorithm algorithm, int[] ringOrder) {
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
       throw Errors.invalidFlag(
           "syncTimeoutMs", timeout, "the all-reduce timeout must be positive",
@@ -62,6 +105,23 @@ public final class GroupAllReduce {
     }
     this.transport = transport;
     this.timeout = timeout;
+    this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+    this.ringPosition = ringOrder == null ? null : positions(ringOrder);
+  }
+
+  /** The inverse of a permutation of the ranks; an error naming it when it is none. */
+  private static int[] positions(int[] ringOrder) {
+    int[] position = new int[ringOrder.length];
+    Arrays.fill(position, -1);
+    for (int q = 0; q < ringOrder.length; q++) {
+      int r = ringOrder[q];
+      if (r < 0 || r >= ringOrder.length || position[r] >= 0) {
+        throw Errors.invalidSetting("ring order", Arrays.toString(ringOrder),
+            "a ring order lists every rank 0..N-1 once", "Pass HostOrder.byHost(hosts) or null for rank order.");
+      }
+      position[r] = q;
+    }
+    return position;
   }
 
   /**
@@ -146,10 +206,20 @@ public final class GroupAllReduce {
   }
 
   /**
-   * The direct two-phase algorithm on {@code vector[base, base+size)} among {@code group}, where
-   * this rank is member {@code me}: the phases {@code phases} names, pipelined part by part.
+   * The phases {@code phases} names on {@code vector[base, base+size)} among {@code group}, where
+   * this rank is member {@code me}, with this instance's algorithm.
    */
   private void exchange(int[] group, int me, float[] vector, int base, int size, long step, int round,
+      Phases phases) {
+    if (algorithm == AllReduceAlgorithm.RING && group.length > 2) {
+      ring(group, me, vector, base, size, step, round, phases);
+    } else {
+      direct(group, me, vector, base, size, step, round, phases);
+    }
+  }
+
+  /** The direct two-phase algorithm, pipelined part by part. */
+  private void direct(int[] group, int me, float[] vector, int base, int size, long step, int round,
       Phases phases) {
     int g = group.length;
     int myOffset = base + Chunking.offset(size, g, me);
@@ -206,6 +276,115 @@ public final class GroupAllReduce {
       forEachOtherPart(group, me, base, size, (j, p, offset, length) -> transport.fetch(group[j],
           new MessageId(step, round, phases.gather, j, p), vector, offset, length, timeout));
     }
+  }
+
+  /**
+   * The ring (class comment) on {@code vector[base, base+size)}, where I am at position q of the
+   * ring: reduce-scatter step s receives the chunk of the member at q-s-2 and sends that of q-s-1;
+   * all-gather step s receives that of q-s-1 and sends that of q-s (positions mod g). Alone, the reduce-scatter leaves
+   * partial sums in the other chunks; the all-gather alone copies every chunk from its owner.
+   */
+  private void ring(int[] group, int me, float[] vector, int base, int size, long step, int round, Phases phases) {
+    int g = group.length;
+    int partFloats = ringPartFloats(size, g);
+    int[] members = ringMembers(group); // member indices in ring order
+    int q = 0;
+    while (members[q] != me) {
+      q++;
+    }
+    int prev = group[members[(q + g - 1) % g]];
+    int[] next = {group[members[(q + 1) % g]]};
+    boolean reduce = phases.reduce >= 0;
+    boolean gather = phases.gather >= 0;
+    // Announced up front: each partial lands added into my own values, each averaged chunk copied.
+    // Safe before my sends: a chunk's partial or average can only come after I sent it my values.
+    for (int s = 0; s < g - 1; s++) {
+      int received = members[Math.floorMod(q - s - 2, g)];
+      int copied = members[Math.floorMod(q - s - 1, g)];
+      if (reduce) {
+        forEachPart(size, g, received, base, partFloats, (p, offset, length) -> transport.expect(prev,
+            new MessageId(step, round, phases.reduce, received, p), vector, offset, length, Landing.ADD));
+      }
+      if (gather) {
+        forEachPart(size, g, copied, base, partFloats, (p, offset, length) -> transport.expect(prev,
+            new MessageId(step, round, phases.gather, copied, p), vector, offset, length, Landing.COPY));
+      }
+    }
+    if (reduce) {
+      int first = members[Math.floorMod(q - 1, g)];
+      forEachPart(size, g, first, base, partFloats, (p, offset, length) -> transport.publish(
+          new MessageId(step, round, phases.reduce, first, p), vector, offset, length, next));
+      for (int s = 1; s < g; s++) {
+        int c = members[Math.floorMod(q - s - 1, g)]; // arrived in step s-1; at s = g-1 it is my own chunk
+        boolean mine = c == me;
+        forEachPart(size, g, c, base, partFloats, (p, offset, length) -> {
+          transport.fetchAdd(prev, new MessageId(step, round, phases.reduce, c, p), vector, offset, length, timeout);
+          if (!mine) {
+            transport.publish(new MessageId(step, round, phases.reduce, c, p), vector, offset, length, next);
+            return;
+          }
+          scaleInto(vector, offset, vector, offset, length, g);
+          if (gather) {
+            transport.publish(new MessageId(step, round, phases.gather, me, p), vector, offset, length, next);
+          }
+        });
+      }
+    } else if (gather) {
+      forEachPart(size, g, me, base, partFloats, (p, offset, length) -> transport.publish(
+          new MessageId(step, round, phases.gather, me, p), vector, offset, length, next));
+    }
+    if (gather) {
+      for (int s = 1; s < g; s++) {
+        int c = members[Math.floorMod(q - s, g)]; // arrived in step s-1; the last one stops here
+        boolean last = s == g - 1;
+        forEachPart(size, g, c, base, partFloats, (p, offset, length) -> {
+          MessageId id = new MessageId(step, round, phases.gather, c, p);
+          transport.fetch(prev, id, vector, offset, length, timeout);
+          if (!last) {
+            transport.publish(id, vector, offset, length, next);
+          }
+        });
+      }
+    }
+  }
+
+  /** The member indices of {@code group} in ring order. */
+  private int[] ringMembers(int[] group) {
+    Integer[] members = new Integer[group.length];
+    for (int m = 0; m < group.length; m++) {
+      members[m] = m;
+    }
+    if (ringPosition != null) {
+      for (int r : group) {
+        if (r >= ringPosition.length) {
+          throw Errors.invalidSetting("ring order", ringPosition.length + " ranks",
+              "the ring order covers every rank of the stage, and rank " + r + " is beyond it",
+              "Pass the order of all the stage's ranks.");
+        }
+      }
+      Arrays.sort(members, (a, b) -> Integer.compare(ringPosition[group[a]], ringPosition[group[b]]));
+    }
+    return Arrays.stream(members).mapToInt(Integer::intValue).toArray();
+  }
+
+  /** What to do with one part of one chunk: part p, where it sits. */
+  private interface ChunkPartAction {
+    void at(int p, int offset, int length);
+  }
+
+  /** Every part of {@code partFloats} floats of chunk {@code j} of {@code vector[base, base+size)} cut into g chunks. */
+  private static void forEachPart(int size, int g, int j, int base, int partFloats, ChunkPartAction action) {
+    int chunkLength = Chunking.length(size, g, j);
+    int chunkOffset = base + Chunking.offset(size, g, j);
+    for (int p = 0, offset = 0; offset < chunkLength; p++, offset += partFloats) {
+      action.at(p, chunkOffset + offset, Math.min(partFloats, chunkLength - offset));
+    }
+  }
+
+  /** The ring's part length for a vector of {@code size} floats in g chunks (the same on every member). */
+  static int ringPartFloats(int size, int g) {
+    int parts = (Chunking.length(size, g, 0) + RING_PARTS_PER_CHUNK - 1) / RING_PARTS_PER_CHUNK;
+    return Math.max(RING_MIN_PART_FLOATS, Math.min(PART_FLOATS, parts));
   }
 
   /** What to do with one part of another member's chunk: member index j, part p, where it sits. */
@@ -265,14 +444,19 @@ public final class GroupAllReduce {
    * as x / g (1/g is exact), so both round to the same float; the multiply is several times faster.
    */
   static void scaleInto(float[] sum, float[] vector, int offset, int length, int g) {
+    scaleInto(sum, 0, vector, offset, length, g);
+  }
+
+  /** {@code dst[dstOffset+x] = src[srcOffset+x] / g} (in place when both are the same range). */
+  static void scaleInto(float[] src, int srcOffset, float[] dst, int dstOffset, int length, int g) {
     if (Integer.bitCount(g) == 1) {
       float inverse = 1f / g;
       for (int x = 0; x < length; x++) {
-        vector[offset + x] = sum[x] * inverse;
+        dst[dstOffset + x] = src[srcOffset + x] * inverse;
       }
     } else {
       for (int x = 0; x < length; x++) {
-        vector[offset + x] = sum[x] / g;
+        dst[dstOffset + x] = src[srcOffset + x] / g;
       }
     }
   }

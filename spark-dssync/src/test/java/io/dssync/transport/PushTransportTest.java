@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.MessageId;
+import io.dssync.collective.RingAllReduceTest;
 import io.dssync.collective.TransportStats;
 import io.dssync.errors.DsSyncException;
 import io.dssync.testing.TestSpark;
@@ -368,6 +370,43 @@ class PushTransportTest {
     float[] expected = mean(mean(start(0, size), start(2, size)), mean(start(1, size), start(3, size)));
     for (int r = 0; r < N; r++) {
       assertArrayEquals(expected, results.get(r).vector(), "rank " + r + " after racks {0,2},{1,3}");
+    }
+  }
+
+  @ParameterizedTest(name = "shared memory between executors: {0}")
+  @ValueSource(booleans = {false, true})
+  void aRingAcrossExecutorJvmsSumsEachChunkFromItsOwnersSuccessorOnEveryRank(boolean sharedMemory) {
+    // Chunks of several parts, a ring of four and then one of three that leaves rank 0 out.
+    int size = 3 * GroupAllReduce.PART_FLOATS + 54_321;
+    int[] all = {0, 1, 2, 3};
+    int[] three = {1, 2, 3};
+    List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
+      int rank = ctx.partitionId();
+      float[] vector = start(rank, size);
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT, sharedMemory)) {
+        checkPath(t, sharedMemory);
+        GroupAllReduce ring = new GroupAllReduce(t, TIMEOUT, AllReduceAlgorithm.RING);
+        ring.average(all, vector, 0, 0);
+        if (rank != 0) {
+          vector[rank] += rank; // so the second ring's members start from different vectors
+          ring.average(three, vector, 1, 0);
+        }
+        return new Reduced(vector, "");
+      }
+    });
+    float[][] vectors = new float[N][];
+    for (int r = 0; r < N; r++) {
+      vectors[r] = start(r, size);
+    }
+    float[] afterAll = RingAllReduceTest.ringOrderMean(vectors, all);
+    assertArrayEquals(afterAll, results.get(0).vector(), "rank 0 after the ring of four");
+    for (int r : three) {
+      vectors[r] = afterAll.clone();
+      vectors[r][r] += r;
+    }
+    float[] afterThree = RingAllReduceTest.ringOrderMean(vectors, three);
+    for (int r : three) {
+      assertArrayEquals(afterThree, results.get(r).vector(), "rank " + r + " after the ring of three");
     }
   }
 

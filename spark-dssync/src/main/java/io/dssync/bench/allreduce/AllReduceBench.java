@@ -3,6 +3,7 @@ package io.dssync.bench.allreduce;
 import io.dssync.bench.BenchMode;
 import io.dssync.bench.PythonPeer;
 import io.dssync.bench.ResultsFolder;
+import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.errors.Errors;
 import io.dssync.launch.ByteSize;
 import io.dssync.launch.CommandFlags;
@@ -34,7 +35,7 @@ public final class AllReduceBench implements BenchMode {
   static final List<Long> DEFAULT_SIZES = LongSizes.everyFourTimes(4L << 10, 256L << 20);
   private static final Pattern LOCAL_CLUSTER = Pattern.compile("local-cluster\\[(\\d+),\\s*(\\d+),\\s*(\\d+)]");
   private static final Set<String> FLAGS = Set.of("--master", "--workers", "--sizes", "--groups", "--warmup",
-      "--iters", "--raw-bytes", "--raw-repeats", "--network", "--out", "--timeout-ms", "--peer");
+      "--iters", "--raw-bytes", "--raw-repeats", "--network", "--out", "--timeout-ms", "--peer", "--all-reduce");
   private static final Set<String> PEERS = Set.of("none", "gloo");
 
   @Override
@@ -58,6 +59,8 @@ public final class AllReduceBench implements BenchMode {
                               consecutive groups in the order of their hosts (a rack's hosts
                               together when its addresses are), which run at once; N mod g ranks
                               sit the size out
+          --all-reduce NAME   direct (default) or ring: how groups of three or more exchange
+                              (as train's --all-reduce)
           --warmup K          untimed all-reduces per point (default: by size, so that 4 GiB passes
                               first, 2 to 20000: the JIT compiles the per-op path after thousands;
                               at most about 30 s per point, so slow links do not wait for 4 GiB)
@@ -90,9 +93,10 @@ public final class AllReduceBench implements BenchMode {
     }
     // Before any Spark work: a missing PyTorch should not cost a whole measurement first.
     PythonPeer python = peer.equals("gloo") ? PythonPeer.find("gloo") : null;
-    err.printf(Locale.ROOT, "[dssync bench allreduce] %d workers on %s, sizes %s, groups %s; %d points, each %s"
-            + " then %d timed all-reduces%n", plan.workers(), master,
+    err.printf(Locale.ROOT, "[dssync bench allreduce] %d workers on %s, sizes %s, groups %s (%s); %d points,"
+            + " each %s then %d timed all-reduces%n", plan.workers(), master,
         plan.sizes().stream().map(ByteSize::label).collect(Collectors.joining(",")), plan.groupSizes(),
+        plan.algorithm().label(),
         plan.cells().size(), plan.warmupBoundedByTime()
             ? "warming up for up to " + AllReducePlan.WARMUP_BUDGET_MS / 1000 + " s"
             : "after " + plan.warmup() + " warm-up all-reduces", plan.iterations());
@@ -162,7 +166,8 @@ public final class AllReduceBench implements BenchMode {
     String runId = "bench-" + Long.toString(System.currentTimeMillis(), 36);
     int warmup = flags.has("--warmup") ? flags.integer("--warmup", 0, 0, 100_000) : AllReducePlan.AUTO_WARMUP;
     return new AllReducePlan(runId, workers, sizes, groups, warmup, flags.integer("--iters", 5, 1, 100_000),
-        timeoutMs, raw.get(0), flags.integer("--raw-repeats", 3, 1, 100));
+        timeoutMs, raw.get(0), flags.integer("--raw-repeats", 3, 1, 100),
+        AllReduceAlgorithm.parse("--all-reduce", flags.string("--all-reduce", "direct")));
   }
 
   static String network(CommandFlags flags) {

@@ -1,5 +1,7 @@
 package io.dssync.bench.allreduce;
 
+import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.HostOrder;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,8 +11,10 @@ import java.util.List;
  * What every rank of the allreduce barrier stage does, in the same order on every rank: for each
  * message size (ascending), for each group size, {@link #warmupOps} untimed and {@code iterations}
  * timed all-reduces. Ranks are cut into consecutive groups of g in the order of their hosts
- * ({@link #byHost}; on one host {@code [0..g-1], [g..2g-1], ...}) that all run at once, as DS-Sync
- * groups do; the N mod g ranks left over sit that cell out.
+ * ({@link HostOrder#byHost}; on one host {@code [0..g-1], [g..2g-1], ...}) that all run at once, as
+ * DS-Sync groups do; the N mod g ranks left over sit that cell out. (Cut by rank, a g=2 cell on two
+ * racks of two hosts crossed the racks in one run and not in another.) Groups of three or more run
+ * {@code algorithm}, a ring in the same host order.
  */
 record AllReducePlan(
     String runId,
@@ -22,7 +26,15 @@ record AllReducePlan(
     int iterations,
     long timeoutMs,
     long rawBytes,
-    int rawRepeats) implements Serializable {
+    int rawRepeats,
+    AllReduceAlgorithm algorithm) implements Serializable {
+
+  /** A plan with the direct algorithm. */
+  AllReducePlan(String runId, int workers, List<Long> sizes, List<Integer> groupSizes, int warmup, int iterations,
+      long timeoutMs, long rawBytes, int rawRepeats) {
+    this(runId, workers, sizes, groupSizes, warmup, iterations, timeoutMs, rawBytes, rawRepeats,
+        AllReduceAlgorithm.DIRECT);
+  }
 
   /** One (message size, group size) point of the table. */
   record Cell(int index, long bytes, int groupSize) implements Serializable {}
@@ -48,7 +60,7 @@ record AllReducePlan(
 
   /**
    * Like {@link #groupOf(int, int)}, with the ranks cut into consecutive groups in the order
-   * {@code order} (a permutation of the ranks; see {@link #byHost}).
+   * {@code order} (a permutation of the ranks; see {@link HostOrder#byHost}).
    */
   static int[] groupOf(int rank, int g, int[] order) {
     int position = 0;
@@ -62,30 +74,6 @@ record AllReducePlan(
     int[] group = Arrays.copyOfRange(order, index * g, index * g + g);
     Arrays.sort(group);
     return group;
-  }
-
-  /**
-   * The ranks ordered by their executors' hosts (then by rank), so consecutive groups keep ranks of
-   * one host, and of hosts with neighbouring addresses, together. Spark places barrier tasks on
-   * executors in no set order: cut by rank, a g=2 cell on two racks of two hosts crossed the racks
-   * in one run and not in another, so the table measured different links under the same label.
-   */
-  static int[] byHost(String[] hosts) {
-    return java.util.stream.IntStream.range(0, hosts.length).boxed()
-        .sorted(java.util.Comparator.comparing((Integer r) -> hostKey(hosts[r])).thenComparing(r -> r))
-        .mapToInt(Integer::intValue).toArray();
-  }
-
-  /** Sort key of a host: an IPv4 address's octets as numbers (10.0.2.x before 10.0.10.x), else the name. */
-  static String hostKey(String host) {
-    if (host.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
-      StringBuilder key = new StringBuilder();
-      for (String octet : host.split("\\.")) {
-        key.append(String.format(java.util.Locale.ROOT, "%03d.", Integer.parseInt(octet)));
-      }
-      return key.toString();
-    }
-    return host;
   }
 
   /** {@code warmup} value meaning: as many warm-up ops as the message size calls for. */

@@ -3,6 +3,7 @@ package io.dssync.bench.allreduce;
 import io.dssync.bench.BenchTable;
 import io.dssync.launch.ByteSize;
 import io.dssync.bench.ResultsFolder;
+import io.dssync.collective.HostOrder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -55,15 +56,17 @@ public final class AllReduceReport {
       String peer, List<AllReduceRow> peerRows, List<String> verdicts) {
     List<AllReduceRow> rows = run.rows();
     double raw = rows.isEmpty() ? Double.NaN : rows.get(0).rawTcpMBps();
-    folder.note(String.format(Locale.ROOT, "Network `%s`, %d workers (one barrier task each), %s warm-up"
+    folder.note(String.format(Locale.ROOT, "Network `%s`, %d workers (one barrier task each), groups of three"
+            + " or more by the %s algorithm, %s warm-up"
             + " + %d timed all-reduces per point. Raw TCP between the executors of the first two ranks in host order:"
             + " **%.1f MB/s** (best of %d"
             + " one-way transfers of %s, before the all-reduces %.1f MB/s, after them %.1f MB/s; measured in this"
             + " run). MB = 1e6 bytes; busbw = algbw x 2(g-1)/g.",
-        network, plan.workers(), warmupText(plan, run), plan.iterations(), raw, plan.rawRepeats(),
+        network, plan.workers(), plan.algorithm().label(), warmupText(plan, run), plan.iterations(), raw,
+        plan.rawRepeats(),
         ByteSize.label(plan.rawBytes()), run.rawBeforeMBps(), run.rawAfterMBps()));
     if (run.hosts() != null) {
-      int[] order = AllReducePlan.byHost(run.hosts());
+      int[] order = HostOrder.byHost(run.hosts());
       folder.note("Groups are consecutive in the order of the ranks' hosts (rank: host): "
           + java.util.Arrays.stream(order).mapToObj(r -> r + ": " + run.hosts()[r]).collect(Collectors.joining(", "))
           + ".");

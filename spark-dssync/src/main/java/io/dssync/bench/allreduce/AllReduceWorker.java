@@ -1,6 +1,7 @@
 package io.dssync.bench.allreduce;
 
 import io.dssync.collective.GroupAllReduce;
+import io.dssync.collective.HostOrder;
 import io.dssync.collective.TransportStats;
 import io.dssync.errors.Errors;
 import io.dssync.transport.PushTransport;
@@ -38,7 +39,7 @@ final class AllReduceWorker
     Duration timeout = Duration.ofMillis(plan.timeoutMs());
     String host = ownHost(ctx, rank);
     try (PushTransport transport = PushTransport.open(ctx, timeout)) {
-      int[] order = AllReducePlan.byHost(transport.hosts());
+      int[] order = HostOrder.byHost(transport.hosts());
       // The raw probe runs between the first two ranks in host order: the pair of the first g=2 group.
       int receiver = order[0];
       int sender = order[1];
@@ -46,7 +47,7 @@ final class AllReduceWorker
       // One barrier (about 1 s) so no rank starts the all-reduces while the probe still runs.
       ctx.barrier();
       AllReduceWorkerResult cells = runCells(rank, SparkEnv.get().executorId(), host, rawBefore,
-          transport.stats(), new GroupAllReduce(transport, timeout), order);
+          transport.stats(), new GroupAllReduce(transport, timeout, plan.algorithm(), order), order);
       // The probe's allGather also waits until every rank finished its cells.
       double rawAfter = rawProbe(ctx, rank, host, receiver, sender);
       AllReduceWorkerResult result = cells.withRawAfter(rawAfter);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.launch.CommandFlags;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.ResultsFolder;
+import io.dssync.collective.HostOrder;
 import io.dssync.errors.DsSyncException;
 import io.dssync.testing.TestSpark;
 import java.nio.file.Files;
@@ -103,12 +104,12 @@ class AllReduceBenchTest {
     assertEquals(List.of(2, 3), List.of(plan.groupOf(2, 2)[0], plan.groupOf(3, 2)[1]));
     assertEquals(null, plan.groupOf(4, 2));
     // In host order, with IPv4 octets compared as numbers: two racks of two hosts, placed out of order.
-    int[] order = AllReducePlan.byHost(new String[] {"10.0.10.11", "10.0.2.12", "10.0.2.11", "10.0.10.12"});
+    int[] order = HostOrder.byHost(new String[] {"10.0.10.11", "10.0.2.12", "10.0.2.11", "10.0.10.12"});
     assertArrayEquals(new int[] {2, 1, 0, 3}, order);
     assertArrayEquals(new int[] {1, 2}, AllReducePlan.groupOf(2, 2, order));
     assertArrayEquals(new int[] {0, 3}, AllReducePlan.groupOf(3, 2, order));
     // Executors sharing a host (local-cluster) keep rank order.
-    assertArrayEquals(new int[] {0, 1, 2}, AllReducePlan.byHost(new String[] {"127.0.0.1", "127.0.0.1", "127.0.0.1"}));
+    assertArrayEquals(new int[] {0, 1, 2}, HostOrder.byHost(new String[] {"127.0.0.1", "127.0.0.1", "127.0.0.1"}));
     // Without --warmup, small messages get enough warm-up ops to pass 4 GiB (2 to 20,000); with it, exactly that.
     AllReducePlan warm = new AllReducePlan("w", 4, List.of(4096L), List.of(2), AllReducePlan.AUTO_WARMUP, 1, 1000,
         1024, 1);

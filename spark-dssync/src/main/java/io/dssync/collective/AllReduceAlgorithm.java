@@ -1,0 +1,44 @@
+package io.dssync.collective;
+
+import io.dssync.errors.Errors;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * How the members of a group of three or more move their chunks ({@link GroupAllReduce}); a pair
+ * swaps its halves directly under either, and gets the same floats.
+ */
+public enum AllReduceAlgorithm {
+  /**
+   * Every member sends each other member its chunk, then its averaged chunk: two exchanges
+   * whatever g, so the lowest latency, and each chunk is summed in ascending rank order (the
+   * reference of the invariants). Each member keeps g-1 flows open in each direction.
+   */
+  DIRECT,
+  /**
+   * The members pass chunks around a ring, each only to the next: 2(g-1) exchanges, one flow per
+   * link; in host order on a cluster ({@link HostOrder}), so a ring across two racks crosses
+   * between them twice instead of once per pair of members. Each chunk is summed around the ring, starting at
+   * its owner's successor and ending at its owner: every member gets the same floats, equal to the
+   * rank-order mean up to rounding, not bit for bit.
+   */
+  RING;
+
+  /** The value as users write it: "direct" or "ring". */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Parses a user's value; {@code flag} names where it came from in the error. */
+  public static AllReduceAlgorithm parse(String flag, String value) {
+    for (AllReduceAlgorithm a : values()) {
+      if (a.label().equalsIgnoreCase(value == null ? "" : value.trim())) {
+        return a;
+      }
+    }
+    throw Errors.invalidFlag(flag, value, "the all-reduce algorithm is one of "
+        + Arrays.stream(values()).map(AllReduceAlgorithm::label).toList(),
+        "Use direct (the default: fewest round trips, sums in rank order) or ring (one flow per link, for"
+            + " groups of three or more across a network).");
+  }
+}
