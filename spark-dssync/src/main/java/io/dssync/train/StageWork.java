@@ -1,5 +1,6 @@
 package io.dssync.train;
 
+import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.ProbeScope;
@@ -16,7 +17,8 @@ import java.io.Serializable;
  * {@code probeScope} gives for the stage's hosts (null when the stage does not probe); with a
  * {@code firstPlanSpec} (the auto spec for the stage's N) the ranks then make auto's first plan
  * themselves ({@link FirstPlan}) and run it from the stage's first step, judging candidates in
- * stages of {@code stepsPerStage} steps, the fit's (as the driver does when it re-plans).
+ * stages of {@code stepsPerStage} steps, the fit's (as the driver does when it re-plans); its group
+ * averages run {@code allReduce}.
  */
 record StageWork(
     String runId,
@@ -35,13 +37,14 @@ record StageWork(
     int[][] probeStartFloats,
     ProbeScope probeScope,
     ScheduleSpec firstPlanSpec,
-    int stepsPerStage)
+    int stepsPerStage,
+    AllReduceAlgorithm allReduce)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
-        false, 0, null, null, null, (int) (endStep - firstStep));
+        false, 0, null, null, null, (int) (endStep - firstStep), AllReduceAlgorithm.DIRECT);
   }
 
   public int steps() {

@@ -1,5 +1,6 @@
 package io.dssync.train;
 
+import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.RunHeader;
 import io.dssync.models.Models;
@@ -71,6 +72,11 @@ public final class TrainerConfig implements Serializable {
       "Compute threads per replica; must equal spark.task.cpus on a cluster.");
   public static final Setting<Integer> SYNC_TIMEOUT_MS = Setting.intAtLeast("syncTimeoutMs", 120_000, 100,
       "Deadline for a peer's chunk in a group all-reduce before the stage fails naming it.");
+  public static final Setting<String> ALL_REDUCE = Setting.oneOf("allReduce", "direct",
+      "How groups of three or more average: direct (every member with every other; fewest round trips, sums in"
+          + " rank order) or ring (each member only with the next; one flow per link, faster across a network for"
+          + " large models; equal to direct up to rounding).",
+      "direct", "ring");
   public static final Setting<Integer> SLOT_WAIT_MS = Setting.intAtLeast("slotWaitMs", 60_000, 0,
       "How long to wait for executors to offer N task slots before failing.");
   public static final Setting<Integer> MIN_WORKERS = Setting.intAtLeast("minWorkers", 0, 0,
@@ -97,7 +103,7 @@ public final class TrainerConfig implements Serializable {
       WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
-      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
+      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, ALL_REDUCE, SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
   private final Map<String, Object> values;
@@ -127,6 +133,10 @@ public final class TrainerConfig implements Serializable {
   public int minWorkers() {
     int m = get(MIN_WORKERS);
     return m == 0 ? workers() : m;
+  }
+
+  public AllReduceAlgorithm allReduceAlgorithm() {
+    return AllReduceAlgorithm.parse(ALL_REDUCE.flag(), get(ALL_REDUCE));
   }
 
   public ScheduleKind scheduleKind() {

@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.collective.GroupAllReduce;
+import io.dssync.collective.HostOrder;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
 import io.dssync.data.LabeledArrays;
@@ -63,8 +64,9 @@ class WorkerTask
       FirstPlan firstPlan = work.firstPlanSpec() == null ? null : new FirstPlan(work.firstPlanSpec(), hosts, links,
           work.stepsPerStage());
       StageStart.Resolved from = start.resolve();
+      GroupAllReduce allReduce = new GroupAllReduce(transport, timeout, work.allReduce(), HostOrder.byHost(hosts));
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
-          shard, from.consensus(), replica, transport, new GroupAllReduce(transport, timeout), schedule, firstPlan);
+          shard, from.consensus(), replica, transport, allReduce, schedule, firstPlan);
       trainedToTheEnd = true;
       WorkerResult result = with(trained, links, from.fetched());
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
