@@ -1,5 +1,6 @@
 package io.dssync.bench.train;
 
+import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import io.dssync.schedule.ScheduleKind;
@@ -13,7 +14,9 @@ import java.util.Locale;
  * {@code full} (g = N, the baseline), DS-Sync random and butterfly with g = 2 and 4, local SGD
  * (g = 1, global average every H steps), group averaging (random g = 2, global average every
  * H steps), topology g = 2 (pairs inside racks, a cross-rack step every --cross-rack-period steps,
- * or C steps for topology-gG-cC; racks from --racks, else one per executor host) and auto.
+ * or C steps for topology-gG-cC; racks from --racks, else one per executor host) and auto. Any of
+ * them with the suffix {@code -ring} (full-ring) averages its groups of three or more over a ring
+ * ({@code --all-reduce ring}), so the two algorithms meet in one run.
  */
 public final class TrainBenchConfigs {
   public static final String FULL = "full";
@@ -22,16 +25,20 @@ public final class TrainBenchConfigs {
   /** topology-g&lt;G&gt; (C from --cross-rack-period) or topology-g&lt;G&gt;-c&lt;C&gt;, e.g. topology-g2-c2. */
   private static final java.util.regex.Pattern TOPOLOGY =
       java.util.regex.Pattern.compile("topology-g(\\d+)(?:-c(\\d+))?");
+  /** The suffix of a configuration that runs over a ring: full-ring. */
+  static final String RING_SUFFIX = "-ring";
 
   private TrainBenchConfigs() {}
 
   /**
    * One configuration: its table name and the schedule settings it gives the trainer
-   * ({@code crossRackPeriod} 0 = the run's --cross-rack-period).
+   * ({@code crossRackPeriod} 0 = the run's --cross-rack-period; {@code allReduce} null = the run's
+   * --all-reduce).
    */
-  public record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery, int crossRackPeriod) {
+  public record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery, int crossRackPeriod,
+      AllReduceAlgorithm allReduce) {
     Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery) {
-      this(name, schedule, groupSize, globalEvery, 0);
+      this(name, schedule, groupSize, globalEvery, 0, null);
     }
 
     /** DS-Sync proper (shuffled groups, no periodic global average): what the target is about. */
@@ -44,6 +51,9 @@ public final class TrainBenchConfigs {
       if (crossRackPeriod > 0) {
         base.set(TrainerConfig.CROSS_RACK_PERIOD, crossRackPeriod);
       }
+      if (allReduce != null) {
+        base.set(TrainerConfig.ALL_REDUCE, allReduce.label());
+      }
       return base.set(TrainerConfig.SCHEDULE, schedule.cliName())
           .set(TrainerConfig.GROUP_SIZE, groupSize)
           .set(TrainerConfig.GLOBAL_AVERAGE_PERIOD, globalEvery)
@@ -53,6 +63,11 @@ public final class TrainBenchConfigs {
 
   /** The configuration called {@code name} for {@code workers} workers and global period {@code h}. */
   public static Sync named(String name, int workers, int h) {
+    if (name.endsWith(RING_SUFFIX)) {
+      Sync plain = named(name.substring(0, name.length() - RING_SUFFIX.length()), workers, h);
+      return new Sync(name, plain.schedule(), plain.groupSize(), plain.globalEvery(), plain.crossRackPeriod(),
+          AllReduceAlgorithm.RING);
+    }
     return switch (name) {
       case FULL -> new Sync(FULL, ScheduleKind.FULL, workers, 0);
       case "random-g2" -> new Sync(name, ScheduleKind.RANDOM, 2, 0);
@@ -65,10 +80,11 @@ public final class TrainBenchConfigs {
       default -> {
         java.util.regex.Matcher m = TOPOLOGY.matcher(name);
         if (!m.matches()) {
-          throw Errors.unknownName("configuration in --configs (or topology-g<G>[-c<C>])", name, ALL_NAMES.toArray());
+          throw Errors.unknownName("configuration in --configs (or topology-g<G>[-c<C>]; any of them with -ring)",
+              name, ALL_NAMES.toArray());
         }
         yield new Sync(name, ScheduleKind.TOPOLOGY, Integer.parseInt(m.group(1)), 0,
-            m.group(2) == null ? 0 : Integer.parseInt(m.group(2)));
+            m.group(2) == null ? 0 : Integer.parseInt(m.group(2)), null);
       }
     };
   }

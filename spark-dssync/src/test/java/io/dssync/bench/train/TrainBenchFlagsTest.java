@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.bench.Benchmarks;
 import io.dssync.bench.peer.PeerBench;
+import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.train.TrainerConfig;
@@ -69,6 +70,22 @@ class TrainBenchFlagsTest {
     TrainBench.Plan named = TrainBench.plan(new String[] {"--configs", "random-g2,full"}, "x");
     assertEquals(List.of("full", "random-g2"), named.configs().stream().map(TrainBenchConfigs.Sync::name).toList(),
         "full runs first even when listed later");
+  }
+
+  @Test
+  void aConfigurationWithTheRingSuffixRunsItsScheduleOverARingBesideThePlainOne() {
+    TrainBench.Plan plan = TrainBench.plan(new String[] {"--configs", "full-ring,topology-g2-c2-ring"}, "x");
+    assertEquals(List.of("full", "full-ring", "topology-g2-c2-ring"),
+        plan.configs().stream().map(TrainBenchConfigs.Sync::name).toList());
+    TrainerConfig full = plan.configs().get(0).config(plan.base().get());
+    TrainerConfig fullRing = plan.configs().get(1).config(plan.base().get());
+    assertEquals(AllReduceAlgorithm.DIRECT, full.allReduceAlgorithm());
+    assertEquals(AllReduceAlgorithm.RING, fullRing.allReduceAlgorithm());
+    assertEquals(full.groupSize(), fullRing.groupSize(), "full-ring is full's schedule");
+    TrainerConfig topology = plan.configs().get(2).config(plan.base().get());
+    assertEquals(2, topology.get(TrainerConfig.CROSS_RACK_PERIOD));
+    assertEquals(AllReduceAlgorithm.RING, topology.allReduceAlgorithm());
+    assertMessage(new String[] {"--configs", "random-g3-ring"}, "random-g3");
   }
 
   @Test
