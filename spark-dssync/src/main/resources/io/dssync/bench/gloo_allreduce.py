@@ -7,7 +7,8 @@ Ranks are cut into consecutive groups of g that run at once (the same plan as ou
 size and g: `warmup` untimed (per size, as ours) and `iters` timed all-reduces of a float32 vector followed by a
 division by g (ours averages, so both sides compute a mean). Each rank prints one line per cell it
 took part in:  CELL <index> <rank> <interval_ms>,<interval_ms>,...   (intervals between the ends of
-consecutive timed operations, as ours records them). Exits non-zero with a message on any error.
+consecutive timed operations, as ours records them), and CPU <index> <rank> <ms> (the process's CPU
+time per timed operation, all its threads, as ours reports cpu_ms_per_op). Exits non-zero with a message on any error.
 
 Arguments: workers sizes(comma bytes) groups(comma) warmups(comma, one per size) iters port timeout_s out_dir
 """
@@ -40,6 +41,7 @@ def worker(rank, workers, sizes, groups, warmups, iters, port, timeout_s, out_di
                     dist.all_reduce(vector, group=group)
                     vector.div_(g)
                 times = []
+                cpu = time.process_time()
                 last = time.perf_counter()
                 for _ in range(iters):
                     dist.all_reduce(vector, group=group)
@@ -51,7 +53,9 @@ def worker(rank, workers, sizes, groups, warmups, iters, port, timeout_s, out_di
                 got = float(vector[len(vector) // 2])
                 if abs(got - expected) > 1e-4 * expected:
                     raise RuntimeError("rank %d: gloo mean %f, expected %f" % (rank, got, expected))
+                cpu_ms = (time.process_time() - cpu) * 1e3 / iters
                 lines.append("CELL %d %d %s" % (cell, rank, ",".join("%.6f" % t for t in times)))
+                lines.append("CPU %d %d %.3f" % (cell, rank, cpu_ms))
                 vector.fill_(float(rank + 1))
             # Ranks that sit a cell out must not run ahead into the next cell's groups.
             dist.barrier()
