@@ -6,9 +6,16 @@ import java.util.Locale;
 
 /**
  * How the members of a group of three or more move their chunks ({@link GroupAllReduce}); a pair
- * swaps its halves directly under either, and gets the same floats.
+ * swaps its halves directly under every one, and gets the same floats.
  */
 public enum AllReduceAlgorithm {
+  /**
+   * {@link #RING} for a group whose members sit on more than one host, {@link #DIRECT} for a group
+   * on one host (or when the hosts are unknown): across a network the ring's one flow per link
+   * wins, between the executors of one host (shared memory, no link to share) the direct
+   * exchange's two steps do.
+   */
+  AUTO,
   /**
    * Every member sends each other member its chunk, then its averaged chunk: two exchanges
    * whatever g, so the lowest latency, and each chunk is summed in ascending rank order (the
@@ -18,13 +25,13 @@ public enum AllReduceAlgorithm {
   /**
    * The members pass chunks around a ring, each only to the next: 2(g-1) exchanges, one flow per
    * link; in host order on a cluster ({@link HostOrder}), so a ring across two racks crosses
-   * between them twice instead of once per pair of members. Each chunk is summed around the ring, starting at
-   * its owner's successor and ending at its owner: every member gets the same floats, equal to the
-   * rank-order mean up to rounding, not bit for bit.
+   * between them twice instead of once per pair of members. Each chunk is summed around the ring,
+   * starting at its owner's successor and ending at its owner: every member gets the same floats,
+   * equal to the rank-order mean up to rounding, not bit for bit.
    */
   RING;
 
-  /** The value as users write it: "direct" or "ring". */
+  /** The value as users write it: "auto", "direct" or "ring". */
   public String label() {
     return name().toLowerCase(Locale.ROOT);
   }
@@ -38,7 +45,7 @@ public enum AllReduceAlgorithm {
     }
     throw Errors.invalidFlag(flag, value, "the all-reduce algorithm is one of "
         + Arrays.stream(values()).map(AllReduceAlgorithm::label).toList(),
-        "Use direct (the default: fewest round trips, sums in rank order) or ring (one flow per link, for"
-            + " groups of three or more across a network).");
+        "Use auto (the default: ring where a group spans hosts, else direct), direct (fewest round trips,"
+            + " sums in rank order) or ring (one flow per link).");
   }
 }

@@ -29,19 +29,20 @@ import java.util.Objects;
  * announced to the transport ({@link Transport#expect}) so they can land in the vector as they
  * arrive.
  *
- * <p>Ring ({@link AllReduceAlgorithm#RING}, g >= 3): member i still ends up owning chunk i, but
- * every part goes only to the next member round the ring. The ring passes the members in the order
- * of a given ring order of all ranks ({@link HostOrder#byHost} on a cluster, so it crosses between
- * racks as few times as it can), else in rank order; below, "i-1" and "i+1" are positions in it,
- * and chunk i-1 is the chunk of the member before i. Reduce-scatter: first each member
- * sends chunk i-1 as it is; then, g-2 times, it adds the partial sum that came from the previous
- * member (chunk i-2, then i-3, ...) into its own values and passes it on; last, chunk i arrives
- * with every other member's values in it, gets mine and is divided by g. All-gather: each averaged
- * chunk goes round once, copied and passed on. So each chunk is summed from the member after its
- * owner round to its owner: every member gets the same floats, equal to the rank-order mean up to
- * rounding.
- * Received partials are announced with {@link Landing#ADD} and averaged chunks with
- * {@link Landing#COPY}, so both land in the vector as they arrive; parts pipeline as above.
+ * <p>Ring ({@link AllReduceAlgorithm#RING}, and {@link AllReduceAlgorithm#AUTO} for a group on
+ * more than one host; g >= 3): member i still ends up owning chunk i, but every part goes only to
+ * the next member round the ring. The ring passes the members in the order of their hosts
+ * ({@link HostOrder}, so it crosses between racks as few times as it can), else in rank order;
+ * below, "i-1" and "i+1" are positions in it, and chunk i-1 is the chunk of the member before i.
+ * Reduce-scatter: first each member sends chunk i-1 as it is; then, g-2 times, it adds the partial
+ * sum that came from the previous member (chunk i-2, then i-3, ...) into its own values and passes
+ * it on; last, chunk i arrives with every other member's values in it, gets mine and is divided by
+ * g. All-gather: each averaged chunk goes round once, copied and passed on. So each chunk is summed
+ * from the member after its owner round to its owner: every member gets the same floats, equal to
+ * the rank-order mean up to rounding. Received partials are announced with {@link Landing#ADD} and
+ * averaged chunks with {@link Landing#COPY}, so both land in the vector as they arrive; parts
+ * pipeline as above, in parts of about 1/8 of a chunk (the last part of a chunk is the ring's
+ * tail).
  *
  * <p>Empty chunks (vector shorter than g) are neither sent nor fetched: both sides know the
  * lengths. A group of one returns at once without touching the transport.
@@ -78,7 +79,9 @@ public final class GroupAllReduce {
   private final Transport transport;
   private final Duration timeout;
   private final AllReduceAlgorithm algorithm;
-  /** Each rank's position in the ring order, or null for rank order. */
+  /** Each rank's executor host, or null when unknown (one host). */
+  private final String[] hosts;
+  /** Each rank's position in the ring order (host order), or null for rank order. */
   private final int[] ringPosition;
   private float[] sum = new float[0];
 
@@ -87,17 +90,20 @@ public final class GroupAllReduce {
     this(transport, timeout, AllReduceAlgorithm.DIRECT);
   }
 
-  /** {@code algorithm} for groups of three or more (pairs always swap directly); a ring in rank order. */
+  /**
+   * {@code algorithm} for groups of three or more (pairs always swap directly), with the ranks'
+   * hosts unknown: a ring in rank order, and {@link AllReduceAlgorithm#AUTO} direct.
+   */
   public GroupAllReduce(Transport transport, Duration timeout, AllReduceAlgorithm algorithm) {
     this(transport, timeout, algorithm, null);
   }
 
   /**
-   * Like {@link #GroupAllReduce(Transport, Duration, AllReduceAlgorithm)}, a ring passing a group's
-   * members in the order they have in {@code ringOrder}: every rank once (null: rank order). Every
-   * rank must pass the same order.
+   * Like {@link #GroupAllReduce(Transport, Duration, AllReduceAlgorithm)}, knowing the executor
+   * host of every rank ({@code hosts[r]}; every rank must pass the same), which decides
+   * {@link AllReduceAlgorithm#AUTO} and the ring's order.
    */
-  public GroupAllReduce(Transport transport, Duration timeout, AllReduceAlgorithm algorithm, int[] ringOrder) {
+  public GroupAllReduce(Transport transport, Duration timeout, AllReduceAlgorithm algorithm, String[] hosts) {
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
       throw Errors.invalidFlag(
           "syncTimeoutMs", timeout, "the all-reduce timeout must be positive",
@@ -106,22 +112,18 @@ public final class GroupAllReduce {
     this.transport = transport;
     this.timeout = timeout;
     this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
-    this.ringPosition = ringOrder == null ? null : positions(ringOrder);
-  }
-
-  /** The inverse of a permutation of the ranks; an error naming it when it is none. */
-  private static int[] positions(int[] ringOrder) {
-    int[] position = new int[ringOrder.length];
-    Arrays.fill(position, -1);
-    for (int q = 0; q < ringOrder.length; q++) {
-      int r = ringOrder[q];
-      if (r < 0 || r >= ringOrder.length || position[r] >= 0) {
-        throw Errors.invalidSetting("ring order", Arrays.toString(ringOrder),
-            "a ring order lists every rank 0..N-1 once", "Pass HostOrder.byHost(hosts) or null for rank order.");
+    this.hosts = hosts == null ? null : hosts.clone();
+    this.ringPosition = hosts == null ? null : new int[hosts.length];
+    if (hosts != null) {
+      if (Arrays.asList(hosts).contains(null)) {
+        throw Errors.invalidSetting("hosts", Arrays.toString(hosts), "every rank has a host",
+            "Pass the executor host of every rank (PushTransport.hosts()).");
       }
-      position[r] = q;
+      int[] order = HostOrder.byHost(hosts);
+      for (int q = 0; q < order.length; q++) {
+        ringPosition[order[q]] = q;
+      }
     }
-    return position;
   }
 
   /**
@@ -211,7 +213,12 @@ public final class GroupAllReduce {
    */
   private void exchange(int[] group, int me, float[] vector, int base, int size, long step, int round,
       Phases phases) {
-    if (algorithm == AllReduceAlgorithm.RING && group.length > 2) {
+    boolean ring = switch (algorithm) {
+      case DIRECT -> false;
+      case RING -> true;
+      case AUTO -> spansHosts(group);
+    };
+    if (ring && group.length > 2) {
       ring(group, me, vector, base, size, step, round, phases);
     } else {
       direct(group, me, vector, base, size, step, round, phases);
@@ -281,8 +288,9 @@ public final class GroupAllReduce {
   /**
    * The ring (class comment) on {@code vector[base, base+size)}, where I am at position q of the
    * ring: reduce-scatter step s receives the chunk of the member at q-s-2 and sends that of q-s-1;
-   * all-gather step s receives that of q-s-1 and sends that of q-s (positions mod g). Alone, the reduce-scatter leaves
-   * partial sums in the other chunks; the all-gather alone copies every chunk from its owner.
+   * all-gather step s receives that of q-s-1 and sends that of q-s (positions mod g). Alone, the
+   * reduce-scatter leaves partial sums in the other chunks; the all-gather alone copies every chunk
+   * from its owner.
    */
   private void ring(int[] group, int me, float[] vector, int base, int size, long step, int round, Phases phases) {
     int g = group.length;
@@ -348,6 +356,20 @@ public final class GroupAllReduce {
     }
   }
 
+  /** Whether the members of {@code group} sit on more than one host (false when hosts are unknown). */
+  private boolean spansHosts(int[] group) {
+    if (hosts == null) {
+      return false;
+    }
+    checkHostsCover(group);
+    for (int r : group) {
+      if (!hosts[r].equals(hosts[group[0]])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The member indices of {@code group} in ring order. */
   private int[] ringMembers(int[] group) {
     Integer[] members = new Integer[group.length];
@@ -355,16 +377,20 @@ public final class GroupAllReduce {
       members[m] = m;
     }
     if (ringPosition != null) {
-      for (int r : group) {
-        if (r >= ringPosition.length) {
-          throw Errors.invalidSetting("ring order", ringPosition.length + " ranks",
-              "the ring order covers every rank of the stage, and rank " + r + " is beyond it",
-              "Pass the order of all the stage's ranks.");
-        }
-      }
+      checkHostsCover(group);
       Arrays.sort(members, (a, b) -> Integer.compare(ringPosition[group[a]], ringPosition[group[b]]));
     }
     return Arrays.stream(members).mapToInt(Integer::intValue).toArray();
+  }
+
+  private void checkHostsCover(int[] group) {
+    for (int r : group) {
+      if (r >= hosts.length) {
+        throw Errors.invalidSetting("hosts", hosts.length + " hosts",
+            "every rank of a group has a host, and rank " + r + " has none",
+            "Pass the hosts of all the stage's ranks.");
+      }
+    }
   }
 
   /** What to do with one part of one chunk: part p, where it sits. */
@@ -372,7 +398,7 @@ public final class GroupAllReduce {
     void at(int p, int offset, int length);
   }
 
-  /** Every part of {@code partFloats} floats of chunk {@code j} of {@code vector[base, base+size)} cut into g chunks. */
+  /** Every part (of {@code partFloats} floats) of chunk {@code j} of {@code vector[base, base+size)} in g chunks. */
   private static void forEachPart(int size, int g, int j, int base, int partFloats, ChunkPartAction action) {
     int chunkLength = Chunking.length(size, g, j);
     int chunkOffset = base + Chunking.offset(size, g, j);

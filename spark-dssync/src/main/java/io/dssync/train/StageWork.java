@@ -44,7 +44,7 @@ record StageWork(
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
-        false, 0, null, null, null, (int) (endStep - firstStep), AllReduceAlgorithm.DIRECT);
+        false, 0, null, null, null, (int) (endStep - firstStep), AllReduceAlgorithm.AUTO);
   }
 
   public int steps() {

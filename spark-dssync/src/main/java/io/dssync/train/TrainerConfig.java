@@ -72,11 +72,12 @@ public final class TrainerConfig implements Serializable {
       "Compute threads per replica; must equal spark.task.cpus on a cluster.");
   public static final Setting<Integer> SYNC_TIMEOUT_MS = Setting.intAtLeast("syncTimeoutMs", 120_000, 100,
       "Deadline for a peer's chunk in a group all-reduce before the stage fails naming it.");
-  public static final Setting<String> ALL_REDUCE = Setting.oneOf("allReduce", "direct",
-      "How groups of three or more average: direct (every member with every other; fewest round trips, sums in"
-          + " rank order) or ring (each member only with the next; one flow per link, faster across a network for"
-          + " large models; equal to direct up to rounding).",
-      "direct", "ring");
+  public static final Setting<String> ALL_REDUCE = Setting.oneOf("allReduce", "auto",
+      "How groups of three or more average: auto (ring where a group's members sit on more than one host,"
+          + " direct on one host), direct (every member with every other: fewest round trips, sums in rank order)"
+          + " or ring (each member only with the next, in host order: one flow per link; equal to direct up to"
+          + " rounding).",
+      "auto", "direct", "ring");
   public static final Setting<Integer> SLOT_WAIT_MS = Setting.intAtLeast("slotWaitMs", 60_000, 0,
       "How long to wait for executors to offer N task slots before failing.");
   public static final Setting<Integer> MIN_WORKERS = Setting.intAtLeast("minWorkers", 0, 0,

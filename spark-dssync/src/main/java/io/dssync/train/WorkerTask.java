@@ -1,7 +1,6 @@
 package io.dssync.train;
 
 import io.dssync.collective.GroupAllReduce;
-import io.dssync.collective.HostOrder;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
 import io.dssync.data.LabeledArrays;
@@ -64,7 +63,7 @@ class WorkerTask
       FirstPlan firstPlan = work.firstPlanSpec() == null ? null : new FirstPlan(work.firstPlanSpec(), hosts, links,
           work.stepsPerStage());
       StageStart.Resolved from = start.resolve();
-      GroupAllReduce allReduce = new GroupAllReduce(transport, timeout, work.allReduce(), HostOrder.byHost(hosts));
+      GroupAllReduce allReduce = new GroupAllReduce(transport, timeout, work.allReduce(), hosts);
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
           shard, from.consensus(), replica, transport, allReduce, schedule, firstPlan);
       trainedToTheEnd = true;

@@ -73,34 +73,67 @@ public class RingAllReduceTest {
       expected[rank] = ringOrderMean(vectors, groups[groupOfRank[rank]]);
     }
     List<InMemoryTransport> transports = InMemoryTransport.create(n);
-    Members.runAll(n, rank -> ring(transports.get(rank), TIMEOUT).average(groups[groupOfRank[rank]], vectors[rank], 3, 0));
+    Members.runAll(n, rank ->
+        ring(transports.get(rank), TIMEOUT).average(groups[groupOfRank[rank]], vectors[rank], 3, 0));
     for (int rank = 0; rank < n; rank++) {
       assertArrayEquals(expected[rank], vectors[rank], "rank " + rank);
     }
   }
 
   @Test
-  void aRingOrderPassesTheMembersInItsOrderAndEachChunkIsSummedFromItsOwnersSuccessorThere() {
+  void aRingPassesTheMembersInTheOrderOfTheirHostsAndSumsEachChunkFromItsOwnersSuccessorThere() {
     int n = 5;
-    int[] ringOrder = {3, 1, 4, 0, 2}; // as HostOrder.byHost might give: rank 3's host first
+    String[] hosts = {"10.0.2.11", "10.0.1.12", "10.0.10.11", "10.0.1.11", "10.0.2.12"};
+    int[] ringOrder = {3, 1, 0, 4, 2}; // by address, 10.0.2.x before 10.0.10.x
+    assertArrayEquals(ringOrder, HostOrder.byHost(hosts));
     int[] group = {0, 1, 2, 3};        // rank 4 sits out: the ring is 3, 1, 0, 2
     float[][] vectors = GroupAllReduceTest.randomVectors(n, 10_007, 9);
     float[] expected = ringOrderMean(vectors, group, ringOrder);
     assertFalse(Arrays.equals(expected, ringOrderMean(vectors, group)), "the order should change the rounding");
-    List<InMemoryTransport> transports = InMemoryTransport.create(n);
-    Members.runAll(group.length, m -> new GroupAllReduce(transports.get(m), TIMEOUT, AllReduceAlgorithm.RING,
-        ringOrder).average(group, vectors[m], 5, 0));
-    for (int rank : group) {
-      assertArrayEquals(expected, vectors[rank], "rank " + rank);
+    for (AllReduceAlgorithm algorithm : List.of(AllReduceAlgorithm.RING, AllReduceAlgorithm.AUTO)) {
+      float[][] mine = GroupAllReduceTest.randomVectors(n, 10_007, 9);
+      List<InMemoryTransport> transports = InMemoryTransport.create(n);
+      Members.runAll(group.length, m ->
+          new GroupAllReduce(transports.get(m), TIMEOUT, algorithm, hosts).average(group, mine[m], 5, 0));
+      for (int rank : group) {
+        assertArrayEquals(expected, mine[rank], algorithm + ": rank " + rank);
+      }
     }
   }
 
   @Test
-  void aRingOrderThatIsNoPermutationOfTheRanksIsRefusedNamingIt() {
-    InMemoryTransport transport = InMemoryTransport.create(3).get(0);
-    DsSyncException e = assertThrows(DsSyncException.class,
-        () -> new GroupAllReduce(transport, TIMEOUT, AllReduceAlgorithm.RING, new int[] {0, 2, 2}));
-    assertTrue(e.getMessage().contains("[0, 2, 2]"), e.getMessage());
+  void autoAveragesAGroupOnOneHostDirectlyInRankOrderAndRingsAGroupAcrossHosts() {
+    int n = 4;
+    int[] group = {0, 1, 2, 3};
+    String[] oneHost = {"127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.1"};
+    String[] twoHosts = {"h1", "h1", "h2", "h2"};
+    float[][] start = GroupAllReduceTest.randomVectors(n, 10_007, 21);
+    float[] rankOrder = GroupAllReduceTest.rankOrderMean(start, group);
+    float[] ring = ringOrderMean(start, group);
+    assertFalse(Arrays.equals(rankOrder, ring), "the data should tell the two algorithms apart");
+    for (String[] hosts : new String[][] {oneHost, twoHosts}) {
+      float[][] vectors = GroupAllReduceTest.randomVectors(n, 10_007, 21);
+      List<InMemoryTransport> transports = InMemoryTransport.create(n);
+      Members.runAll(n, rank -> new GroupAllReduce(transports.get(rank), TIMEOUT, AllReduceAlgorithm.AUTO, hosts)
+          .average(group, vectors[rank], 0, 0));
+      float[] expected = hosts == oneHost ? rankOrder : ring;
+      for (int rank = 0; rank < n; rank++) {
+        assertArrayEquals(expected, vectors[rank], Arrays.toString(hosts) + " rank " + rank);
+      }
+    }
+  }
+
+  @Test
+  void hostsThatLeaveARankOutAreRefusedNamingIt() {
+    List<InMemoryTransport> transports = InMemoryTransport.create(3);
+    GroupAllReduce twoHosts = new GroupAllReduce(transports.get(0), SHORT_TIMEOUT, AllReduceAlgorithm.RING,
+        new String[] {"a", "b"});
+    DsSyncException missing =
+        assertThrows(DsSyncException.class, () -> twoHosts.average(new int[] {0, 1, 2}, new float[9], 0, 0));
+    assertTrue(missing.getMessage().contains("rank 2"), missing.getMessage());
+    DsSyncException unnamed = assertThrows(DsSyncException.class, () -> new GroupAllReduce(transports.get(0),
+        SHORT_TIMEOUT, AllReduceAlgorithm.RING, new String[] {"a", null, "b"}));
+    assertTrue(unnamed.getMessage().contains("[a, null, b]"), unnamed.getMessage());
   }
 
   @ParameterizedTest(name = "racks {0}, size {1}")

@@ -59,8 +59,8 @@ public final class AllReduceBench implements BenchMode {
                               consecutive groups in the order of their hosts (a rack's hosts
                               together when its addresses are), which run at once; N mod g ranks
                               sit the size out
-          --all-reduce NAME   direct (default) or ring: how groups of three or more exchange
-                              (as train's --all-reduce)
+          --all-reduce NAME   auto (default: ring where a group spans hosts), direct or ring: how
+                              groups of three or more exchange (as train's --all-reduce)
           --warmup K          untimed all-reduces per point (default: by size, so that 4 GiB passes
                               first, 2 to 20000: the JIT compiles the per-op path after thousands;
                               at most about 30 s per point, so slow links do not wait for 4 GiB)
@@ -167,7 +167,7 @@ public final class AllReduceBench implements BenchMode {
     int warmup = flags.has("--warmup") ? flags.integer("--warmup", 0, 0, 100_000) : AllReducePlan.AUTO_WARMUP;
     return new AllReducePlan(runId, workers, sizes, groups, warmup, flags.integer("--iters", 5, 1, 100_000),
         timeoutMs, raw.get(0), flags.integer("--raw-repeats", 3, 1, 100),
-        AllReduceAlgorithm.parse("--all-reduce", flags.string("--all-reduce", "direct")));
+        AllReduceAlgorithm.parse("--all-reduce", flags.string("--all-reduce", "auto")));
   }
 
   static String network(CommandFlags flags) {

@@ -3,6 +3,7 @@ package io.dssync.bench.allreduce;
 import io.dssync.bench.BenchTable;
 import io.dssync.launch.ByteSize;
 import io.dssync.bench.ResultsFolder;
+import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.collective.HostOrder;
 import java.nio.file.Path;
 import java.util.List;
@@ -62,8 +63,9 @@ public final class AllReduceReport {
             + " **%.1f MB/s** (best of %d"
             + " one-way transfers of %s, before the all-reduces %.1f MB/s, after them %.1f MB/s; measured in this"
             + " run). MB = 1e6 bytes; busbw = algbw x 2(g-1)/g.",
-        network, plan.workers(), plan.algorithm().label(), warmupText(plan, run), plan.iterations(), raw,
-        plan.rawRepeats(),
+        network, plan.workers(), plan.algorithm() == AllReduceAlgorithm.AUTO
+            ? "auto (ring where a group spans hosts, else direct)" : plan.algorithm().label(),
+        warmupText(plan, run), plan.iterations(), raw, plan.rawRepeats(),
         ByteSize.label(plan.rawBytes()), run.rawBeforeMBps(), run.rawAfterMBps()));
     if (run.hosts() != null) {
       int[] order = HostOrder.byHost(run.hosts());

@@ -47,7 +47,7 @@ final class AllReduceWorker
       // One barrier (about 1 s) so no rank starts the all-reduces while the probe still runs.
       ctx.barrier();
       AllReduceWorkerResult cells = runCells(rank, SparkEnv.get().executorId(), host, rawBefore,
-          transport.stats(), new GroupAllReduce(transport, timeout, plan.algorithm(), order), order);
+          transport.stats(), new GroupAllReduce(transport, timeout, plan.algorithm(), transport.hosts()), order);
       // The probe's allGather also waits until every rank finished its cells.
       double rawAfter = rawProbe(ctx, rank, host, receiver, sender);
       AllReduceWorkerResult result = cells.withRawAfter(rawAfter);

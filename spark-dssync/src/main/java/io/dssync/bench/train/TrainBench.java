@@ -30,7 +30,8 @@ public final class TrainBench implements BenchMode {
   static final int DEFAULT_GLOBAL_EVERY = 5;
   static final Map<String, String> FLAGS = TrainBenchArgs.merged(TrainBenchArgs.COMMON, TrainBenchArgs.orderedMap(
       "--configs", "Comma-separated subset of " + TrainBenchConfigs.ALL_NAMES + ", or all (default all);"
-          + " full always runs; a name ending in -ring (full-ring) runs that configuration with --all-reduce ring",
+          + " full always runs; a name ending in -direct or -ring (full-ring) runs that configuration with that"
+          + " --all-reduce",
       "--global-every", "H: steps between global averages of local-sgd and group-avg-g2 (default "
           + DEFAULT_GLOBAL_EVERY + ")",
       "--warm-up", "true|false: one short untimed run first so no configuration pays the JVM/engine warm-up"

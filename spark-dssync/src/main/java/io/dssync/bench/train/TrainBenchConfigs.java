@@ -15,8 +15,8 @@ import java.util.Locale;
  * (g = 1, global average every H steps), group averaging (random g = 2, global average every
  * H steps), topology g = 2 (pairs inside racks, a cross-rack step every --cross-rack-period steps,
  * or C steps for topology-gG-cC; racks from --racks, else one per executor host) and auto. Any of
- * them with the suffix {@code -ring} (full-ring) averages its groups of three or more over a ring
- * ({@code --all-reduce ring}), so the two algorithms meet in one run.
+ * them with the suffix {@code -direct} or {@code -ring} (full-direct, full-ring) averages its
+ * groups of three or more with that {@code --all-reduce}, so the algorithms meet in one run.
  */
 public final class TrainBenchConfigs {
   public static final String FULL = "full";
@@ -25,8 +25,8 @@ public final class TrainBenchConfigs {
   /** topology-g&lt;G&gt; (C from --cross-rack-period) or topology-g&lt;G&gt;-c&lt;C&gt;, e.g. topology-g2-c2. */
   private static final java.util.regex.Pattern TOPOLOGY =
       java.util.regex.Pattern.compile("topology-g(\\d+)(?:-c(\\d+))?");
-  /** The suffix of a configuration that runs over a ring: full-ring. */
-  static final String RING_SUFFIX = "-ring";
+  /** The algorithms a configuration's name may end in (full-ring): "-direct" and "-ring". */
+  private static final List<AllReduceAlgorithm> SUFFIXES = List.of(AllReduceAlgorithm.DIRECT, AllReduceAlgorithm.RING);
 
   private TrainBenchConfigs() {}
 
@@ -63,10 +63,13 @@ public final class TrainBenchConfigs {
 
   /** The configuration called {@code name} for {@code workers} workers and global period {@code h}. */
   public static Sync named(String name, int workers, int h) {
-    if (name.endsWith(RING_SUFFIX)) {
-      Sync plain = named(name.substring(0, name.length() - RING_SUFFIX.length()), workers, h);
-      return new Sync(name, plain.schedule(), plain.groupSize(), plain.globalEvery(), plain.crossRackPeriod(),
-          AllReduceAlgorithm.RING);
+    for (AllReduceAlgorithm algorithm : SUFFIXES) {
+      String suffix = "-" + algorithm.label();
+      if (name.endsWith(suffix)) {
+        Sync plain = named(name.substring(0, name.length() - suffix.length()), workers, h);
+        return new Sync(name, plain.schedule(), plain.groupSize(), plain.globalEvery(), plain.crossRackPeriod(),
+            algorithm);
+      }
     }
     return switch (name) {
       case FULL -> new Sync(FULL, ScheduleKind.FULL, workers, 0);
@@ -80,8 +83,9 @@ public final class TrainBenchConfigs {
       default -> {
         java.util.regex.Matcher m = TOPOLOGY.matcher(name);
         if (!m.matches()) {
-          throw Errors.unknownName("configuration in --configs (or topology-g<G>[-c<C>]; any of them with -ring)",
-              name, ALL_NAMES.toArray());
+          throw Errors.unknownName(
+              "configuration in --configs (or topology-g<G>[-c<C>]; any of them with -direct or -ring)", name,
+              ALL_NAMES.toArray());
         }
         yield new Sync(name, ScheduleKind.TOPOLOGY, Integer.parseInt(m.group(1)), 0,
             m.group(2) == null ? 0 : Integer.parseInt(m.group(2)), null);

@@ -73,16 +73,19 @@ class TrainBenchFlagsTest {
   }
 
   @Test
-  void aConfigurationWithTheRingSuffixRunsItsScheduleOverARingBesideThePlainOne() {
-    TrainBench.Plan plan = TrainBench.plan(new String[] {"--configs", "full-ring,topology-g2-c2-ring"}, "x");
-    assertEquals(List.of("full", "full-ring", "topology-g2-c2-ring"),
+  void aConfigurationWithAnAlgorithmSuffixRunsItsScheduleWithThatAllReduceBesideThePlainOne() {
+    TrainBench.Plan plan =
+        TrainBench.plan(new String[] {"--configs", "full-direct,full-ring,topology-g2-c2-ring"}, "x");
+    assertEquals(List.of("full", "full-direct", "full-ring", "topology-g2-c2-ring"),
         plan.configs().stream().map(TrainBenchConfigs.Sync::name).toList());
     TrainerConfig full = plan.configs().get(0).config(plan.base().get());
-    TrainerConfig fullRing = plan.configs().get(1).config(plan.base().get());
-    assertEquals(AllReduceAlgorithm.DIRECT, full.allReduceAlgorithm());
+    assertEquals(AllReduceAlgorithm.AUTO, full.allReduceAlgorithm(), "the run's --all-reduce, by default auto");
+    TrainerConfig fullDirect = plan.configs().get(1).config(plan.base().get());
+    TrainerConfig fullRing = plan.configs().get(2).config(plan.base().get());
+    assertEquals(AllReduceAlgorithm.DIRECT, fullDirect.allReduceAlgorithm());
     assertEquals(AllReduceAlgorithm.RING, fullRing.allReduceAlgorithm());
     assertEquals(full.groupSize(), fullRing.groupSize(), "full-ring is full's schedule");
-    TrainerConfig topology = plan.configs().get(2).config(plan.base().get());
+    TrainerConfig topology = plan.configs().get(3).config(plan.base().get());
     assertEquals(2, topology.get(TrainerConfig.CROSS_RACK_PERIOD));
     assertEquals(AllReduceAlgorithm.RING, topology.allReduceAlgorithm());
     assertMessage(new String[] {"--configs", "random-g3-ring"}, "random-g3");
