@@ -213,6 +213,9 @@ public final class GroupAllReduce {
    */
   private void exchange(int[] group, int me, float[] vector, int base, int size, long step, int round,
       Phases phases) {
+    if (hosts != null && algorithm != AllReduceAlgorithm.DIRECT) {
+      checkHostsCover(group); // once, for both uses of the hosts below (auto's choice, the ring's order)
+    }
     boolean ring = switch (algorithm) {
       case DIRECT -> false;
       case RING -> true;
@@ -361,7 +364,6 @@ public final class GroupAllReduce {
     if (hosts == null) {
       return false;
     }
-    checkHostsCover(group);
     for (int r : group) {
       if (!hosts[r].equals(hosts[group[0]])) {
         return true;
@@ -377,7 +379,6 @@ public final class GroupAllReduce {
       members[m] = m;
     }
     if (ringPosition != null) {
-      checkHostsCover(group);
       Arrays.sort(members, (a, b) -> Integer.compare(ringPosition[group[a]], ringPosition[group[b]]));
     }
     return Arrays.stream(members).mapToInt(Integer::intValue).toArray();
@@ -423,10 +424,7 @@ public final class GroupAllReduce {
     int g = group.length;
     for (int d = 1; d < g; d++) {
       int j = (me + d) % g;
-      int chunkLength = Chunking.length(size, g, j);
-      for (int p = 0; p < parts(chunkLength); p++) {
-        action.at(j, p, base + Chunking.offset(size, g, j) + p * PART_FLOATS, partLength(chunkLength, p));
-      }
+      forEachPart(size, g, j, base, PART_FLOATS, (p, offset, length) -> action.at(j, p, offset, length));
     }
   }
 

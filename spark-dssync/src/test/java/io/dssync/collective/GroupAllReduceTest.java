@@ -70,10 +70,21 @@ class GroupAllReduceTest {
   @MethodSource("cases")
   void everyMemberGetsTheBitExactRankOrderAverage(String name, int g, int size) {
     float[][] vectors = randomVectors(g, size, 31L * g + size);
-    float[] expected = rankOrderMean(vectors, allRanks(g));
+    assertEveryMemberOfAllRanksGets(rankOrderMean(vectors, allRanks(g)), vectors,
+        t -> new GroupAllReduce(t, TIMEOUT));
+  }
+
+  /**
+   * Averages {@code vectors} over all their ranks, each rank on its own thread with the all-reduce
+   * {@code make} builds on its transport, and asserts every rank ended with {@code expected} and
+   * no chunk was left behind.
+   */
+  static void assertEveryMemberOfAllRanksGets(float[] expected, float[][] vectors,
+      java.util.function.Function<InMemoryTransport, GroupAllReduce> make) {
+    int g = vectors.length;
     List<InMemoryTransport> transports = InMemoryTransport.create(g);
     int[] group = allRanks(g);
-    Members.runAll(g, rank -> new GroupAllReduce(transports.get(rank), TIMEOUT).average(group, vectors[rank], 7, 0));
+    Members.runAll(g, rank -> make.apply(transports.get(rank)).average(group, vectors[rank], 7, 0));
     for (int rank = 0; rank < g; rank++) {
       assertArrayEquals(expected, vectors[rank], "rank " + rank);
     }

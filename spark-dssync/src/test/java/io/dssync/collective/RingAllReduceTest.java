@@ -33,14 +33,8 @@ public class RingAllReduceTest {
   @MethodSource("cases")
   void everyMemberGetsEachChunkSummedFromItsOwnersSuccessorRoundToItsOwner(String name, int g, int size) {
     float[][] vectors = GroupAllReduceTest.randomVectors(g, size, 31L * g + size);
-    float[] expected = ringOrderMean(vectors, GroupAllReduceTest.allRanks(g));
-    List<InMemoryTransport> transports = InMemoryTransport.create(g);
-    int[] group = GroupAllReduceTest.allRanks(g);
-    Members.runAll(g, rank -> ring(transports.get(rank), TIMEOUT).average(group, vectors[rank], 7, 0));
-    for (int rank = 0; rank < g; rank++) {
-      assertArrayEquals(expected, vectors[rank], "rank " + rank);
-    }
-    assertEquals(0, transports.get(0).pendingChunks(), "every chunk was fetched and dropped");
+    GroupAllReduceTest.assertEveryMemberOfAllRanksGets(ringOrderMean(vectors, GroupAllReduceTest.allRanks(g)),
+        vectors, t -> ring(t, TIMEOUT));
   }
 
   @Test
