@@ -160,7 +160,8 @@ final class SimulateReport {
         new io.dssync.schedule.ScheduleSpec(io.dssync.schedule.ScheduleKind.AUTO, n, 2, 1, 0, s.seed()), racks,
         io.dssync.schedule.RackLayout.byHost(),
         (groups, share) -> model.syncMs(groups, n, Math.round(s.stateBytes() * share)), model.computeMs(),
-        s.stepsPerStage() > 0 ? s.stepsPerStage() : Integer.MAX_VALUE, null); // no stages known: none end
+        s.stepsPerStage() > 0 ? s.stepsPerStage() : Integer.MAX_VALUE, null, // no stages known: none end
+        io.dssync.schedule.RingRule.DIRECT); // the simulator's cost model prices every group as the direct exchange
     io.dssync.schedule.AutoPlanner.Candidate c = plan.chosen();
     io.dssync.schedule.GroupSchedule chosen = plan.spec().kind() == io.dssync.schedule.ScheduleKind.TOPOLOGY
         ? io.dssync.schedule.Schedules.topology(plan.spec(), racks) : io.dssync.schedule.Schedules.create(plan.spec());
