@@ -117,7 +117,7 @@ class SimulateBenchTest {
       for (long bytes : new long[] {4096, 1 << 20, 64L << 20}) {
         double t = TRUTH.groupAllReduceMs(g, bytes);
         table.add("loopback", 4, g, 4 / g, bytes, ByteSize.label(bytes), 5, t, t, 0.0, 0.0, 1000.0, 0.0, 0.0, t, 0.0,
-            t);
+            t, "auto");
       }
     }
     Files.createDirectories(out.resolve("allreduce"));
