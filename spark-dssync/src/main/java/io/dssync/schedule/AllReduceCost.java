@@ -13,7 +13,7 @@ package io.dssync.schedule;
  *       member's phase is the sum of its g - 1 hops, and each hop to another rack puts a chunk on
  *       the sender's uplink.
  *   <li>Ring ({@link RingRule}): g - 1 steps per phase; in each, every member sends one chunk to its
- *       successor in ring order only, so a step lasts as long as the slowest hop, g - 1 of them. Each
+ *       successor in ring order only, so a step lasts as long as its slowest hop. Each
  *       hop that leaves a rack is one flow that carries g - 1 chunks per phase; in host order a ring
  *       over R racks has R such hops (two racks: once each way), where the direct exchange sends
  *       every member's chunks to every member of the other racks.

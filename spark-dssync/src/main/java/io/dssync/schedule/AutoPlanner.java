@@ -20,8 +20,8 @@ import java.util.stream.IntStream;
  * stage-end average of all ranks (outside the step times) stands in for it. For each candidate, over
  * 48 steps of its real groups, a step is predicted to take compute + sync (none on a stage's last
  * step), where sync is our group all-reduce's two phases over the measured links
- * ({@link AllReduceCost}: per-pair latency and bandwidth, a cross-rack chunk at most its rack's
- * uplink; a group exchanges directly or, where the trainer's {@link RingRule} says so, by default
+ * ({@link AllReduceCost}: per-pair latency and bandwidth, a cross-rack chunk no faster than its
+ * rack's uplink; a group exchanges directly or, where the trainer's {@link RingRule} says so, by default
  * for three or more members on more than one host, by a ring in host order, each phase as long as
  * its slowest group or its busiest uplink); a two-level step costs an in-rack all-reduce plus one
  * across racks on 1/k of the state ({@link #syncMs}). The consensus simulation gives each
@@ -240,9 +240,10 @@ public final class AutoPlanner {
 
   /**
    * Predicted sync time of one step's groups over the measured links ({@link AllReduceCost}): a
-   * chunk's hop takes the pair's latency and bandwidth as measured, a cross-rack hop at least its
-   * rack's uplink (the probe measured the pair while others shared the uplink; alone, a flow gets it
-   * whole), and rings pass the ranks in {@code ringOrder}.
+   * chunk's hop takes the pair's latency and bandwidth as measured, a cross-rack hop its rack's
+   * whole uplink where the probe read the pair slower (it measured the pair while others shared the
+   * uplink; alone, a flow gets it whole, and the busiest-uplink bound shares it among the flows that
+   * leave the rack together), and rings pass the ranks in {@code ringOrder}.
    */
   static final class StepCost implements AllReduceCost.Network {
     private final LinkMeasurements links;
