@@ -3,6 +3,7 @@ package io.dssync.schedule;
 import io.dssync.errors.Errors;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -18,15 +19,16 @@ import java.util.stream.IntStream;
  * runs it in stages of K steps: the last step of a stage does not average in its groups, since the
  * stage-end average of all ranks (outside the step times) stands in for it. For each candidate, over
  * 48 steps of its real groups, a step is predicted to take compute + sync (none on a stage's last
- * step), where sync follows our two-phase group all-reduce: each member sends a chunk of S/g to each
- * of its g - 1 peers one after another in each of two phases (per-pair latency and bandwidth as
- * measured; a cross-rack pair at most its rack's uplink), and the phase lasts as long as its slowest
- * member or its busiest uplink; a two-level step costs an in-rack all-reduce plus one across racks
- * on 1/k of the state ({@link #syncMs}). The consensus simulation gives each candidate's steps
- * until the replicas' spread falls 1,000-fold (time to consensus = those steps x the mean step
- * time) and its drift: the spread replicas keep while every step also moves each of them randomly,
- * as training does ({@link ConsensusSimulation#steadySpread}), with the average of all ranks that
- * ends every stage.
+ * step), where sync is our group all-reduce's two phases over the measured links
+ * ({@link AllReduceCost}: per-pair latency and bandwidth, a cross-rack chunk no faster than its
+ * rack's uplink; a group exchanges directly or, where the trainer's {@link RingRule} says so, by default
+ * for three or more members on more than one host, by a ring in host order, each phase as long as
+ * its slowest group or its busiest uplink); a two-level step costs an in-rack all-reduce plus one
+ * across racks on 1/k of the state ({@link #syncMs}). The consensus simulation gives each
+ * candidate's steps until the replicas' spread falls 1,000-fold (time to consensus = those steps x
+ * the mean step time) and its drift: the spread replicas keep while every step also moves each of
+ * them randomly, as training does ({@link ConsensusSimulation#steadySpread}), with the average of
+ * all ranks that ends every stage.
  *
  * <p>Full reaches consensus in one step but pays the slowest links every step, while training
  * needs one step per step whatever the mixing; and a schedule that reaches consensus quickly but
@@ -92,9 +94,12 @@ public final class AutoPlanner {
     }
   }
 
-  /** The choice: the spec to run, its racks, every candidate, the drift allowed and the stages judged on. */
+  /**
+   * The choice: the spec to run, its racks, every candidate, the drift allowed, the stages judged on
+   * and the all-reduce the candidates were priced for.
+   */
   public record Plan(ScheduleSpec spec, RackLayout racks, Candidate chosen, List<Candidate> candidates,
-      double driftBudget, int stepsPerStage, LinkMeasurements measured) implements Serializable {
+      double driftBudget, int stepsPerStage, LinkMeasurements measured, RingRule allReduce) implements Serializable {
     /** What the trainer runs: the chosen spec placed on the racks by host (needs a measured plan). */
     public SchedulePlan schedulePlan() {
       return Schedules.plan(spec, racks);
@@ -103,6 +108,7 @@ public final class AutoPlanner {
     public String describe() {
       StringBuilder sb = new StringBuilder();
       sb.append("chose ").append(chosen.label()).append(" (racks ").append(racks).append(")");
+      sb.append("; priced for all-reduce ").append(allReduce.describe());
       sb.append(String.format(Locale.ROOT, "; drift allowed %.3f (random g=2's); judged in stages of %d steps, the"
           + " last averaging all ranks; candidates: ", driftBudget, stepsPerStage));
       for (int i = 0; i < candidates.size(); i++) {
@@ -117,21 +123,26 @@ public final class AutoPlanner {
    * @param stateBytes bytes one all-reduce averages
    * @param computeMs measured compute time of one step
    * @param stepsPerStage K, the steps of a training stage (its last one averages all ranks)
+   * @param allReduce which groups average by a ring (the trainer's all-reduce algorithm)
+   * @param ringOrder every rank once, in the order a ring passes them. The trainer's all-reduce
+   *     decides that order (by host); it is passed in rather than worked out again here, so that one
+   *     rule, in the all-reduce's package, which this one does not import, is the only one
    */
   public static Plan plan(LinkMeasurements links, ScheduleSpec base, long stateBytes, double computeMs,
-      int stepsPerStage) {
+      int stepsPerStage, RingRule allReduce, int[] ringOrder) {
     RackLayout layout = links.racks();
     int[] rackOfRank = layout.rackOfRank(links.hosts());
-    StepCost cost = new StepCost(links, rackOfRank, stateBytes);
-    return choose(base, rackOfRank, layout, cost::syncMs, computeMs, stepsPerStage, links);
+    StepCost cost = new StepCost(links, rackOfRank, stateBytes, allReduce, ringOrder);
+    return choose(base, rackOfRank, layout, cost::syncMs, computeMs, stepsPerStage, links, allReduce);
   }
 
   /**
    * The choice for ranks in racks {@code rackOfRank} whose step's sync time {@code syncMs} predicts
-   * from its groups; {@code dssync bench simulate} calls it with its calibrated cost model.
+   * from its groups, priced for {@code allReduce}; {@code dssync bench simulate} calls it with its
+   * calibrated cost model.
    */
   public static Plan choose(ScheduleSpec base, int[] rackOfRank, RackLayout layout,
-      StepSync syncMs, double computeMs, int stepsPerStage, LinkMeasurements measured) {
+      StepSync syncMs, double computeMs, int stepsPerStage, LinkMeasurements measured, RingRule allReduce) {
     if (stepsPerStage < 1) {
       throw Errors.invalidFlag("stepsPerStage", stepsPerStage, "a stage has at least 1 step",
           "Pass the trainer's steps per stage.");
@@ -168,7 +179,7 @@ public final class AutoPlanner {
     ScheduleSpec spec = chosen.kind() == ScheduleKind.FULL
         ? ScheduleSpec.of(ScheduleKind.FULL, n, n, base.shufflePeriod(), base.globalAveragePeriod(), base.seed())
         : spec(base, chosen.kind(), chosen.groupSize(), chosen.crossRackPeriod());
-    return new Plan(spec, layout, chosen, candidates, budget, stepsPerStage, measured);
+    return new Plan(spec, layout, chosen, candidates, budget, stepsPerStage, measured, allReduce);
   }
 
   private static ScheduleSpec spec(ScheduleSpec base, ScheduleKind kind, int g, int c) {
@@ -227,51 +238,86 @@ public final class AutoPlanner {
     return sum;
   }
 
-  /** Predicted sync time of one step's groups over the measured links. */
-  static final class StepCost {
+  /**
+   * Predicted sync time of one step's groups over the measured links ({@link AllReduceCost}): a
+   * chunk's hop takes the pair's latency and bandwidth as measured, a cross-rack hop its rack's
+   * whole uplink where the probe read the pair slower (it measured the pair while others shared the
+   * uplink; alone, a flow gets it whole, and the busiest-uplink bound shares it among the flows that
+   * leave the rack together), and rings pass the ranks in {@code ringOrder}.
+   */
+  static final class StepCost implements AllReduceCost.Network {
     private final LinkMeasurements links;
     private final int[] rackOfRank;
     private final double[] uplinkMBps;
     private final double megabytes;
+    private final RingRule allReduce;
+    /** Each rank's place in the ring order. */
+    private final int[] ringPosition;
 
-    StepCost(LinkMeasurements links, int[] rackOfRank, long stateBytes) {
+    StepCost(LinkMeasurements links, int[] rackOfRank, long stateBytes, RingRule allReduce, int[] ringOrder) {
       this.links = links;
       this.rackOfRank = rackOfRank;
       this.uplinkMBps = links.uplinkMBps(rackOfRank);
       this.megabytes = stateBytes / 1e6;
+      this.allReduce = allReduce;
+      this.ringPosition = positions(ringOrder, links.workers());
     }
 
-    /** Two phases, each as long as its slowest member or its busiest uplink, moving {@code share} of the state. */
+    private static int[] positions(int[] ringOrder, int workers) {
+      if (ringOrder.length != workers) {
+        throw Errors.lengthMismatch("ring order (ranks)", workers, ringOrder.length);
+      }
+      int[] position = new int[workers];
+      Arrays.fill(position, -1);
+      for (int q = 0; q < workers; q++) {
+        int rank = ringOrder[q];
+        if (rank < 0 || rank >= workers || position[rank] >= 0) {
+          throw Errors.invalidSetting("ring order", Arrays.toString(ringOrder), "lists every rank 0.."
+              + (workers - 1) + " once", "Pass the ranks in the order the all-reduce's ring passes them.");
+        }
+        position[rank] = q;
+      }
+      return position;
+    }
+
+    /** Both phases of {@code groups}, moving {@code share} of the state (1 = all). */
     double syncMs(int[][] groups, double share) {
-      double slowestMember = 0;
-      double[] uplinkMB = new double[uplinkMBps.length];
-      for (int[] group : groups) {
-        int g = group.length;
-        if (g <= 1) {
-          continue;
-        }
-        double chunkMB = megabytes * share / g;
-        for (int member : group) {
-          double time = 0;
-          for (int peer : group) {
-            if (peer == member) {
-              continue;
-            }
-            double bw = links.bandwidthMBps()[peer][member];
-            if (rackOfRank[peer] != rackOfRank[member]) {
-              bw = Math.max(bw, uplinkMBps[rackOfRank[member]]); // alone, a flow gets the whole uplink
-              uplinkMB[rackOfRank[member]] += chunkMB;
-            }
-            time += links.latencyMs()[peer][member] + chunkMB / bw * 1e3;
-          }
-          slowestMember = Math.max(slowestMember, time);
-        }
+      return AllReduceCost.syncMs(this, allReduce, groups, megabytes * share);
+    }
+
+    @Override
+    public double hopMs(int from, int to, double chunkMB) {
+      double bw = links.bandwidthMBps()[to][from];
+      if (rackOfRank[from] != rackOfRank[to]) {
+        bw = Math.max(bw, uplinkMBps[rackOfRank[from]]);
       }
-      double busiestUplink = 0;
-      for (int r = 0; r < uplinkMB.length; r++) {
-        busiestUplink = Math.max(busiestUplink, uplinkMB[r] / uplinkMBps[r] * 1e3);
-      }
-      return 2 * Math.max(slowestMember, busiestUplink);
+      return links.latencyMs()[to][from] + chunkMB / bw * 1e3;
+    }
+
+    @Override
+    public int rackOf(int rank) {
+      return rackOfRank[rank];
+    }
+
+    @Override
+    public int racks() {
+      return uplinkMBps.length;
+    }
+
+    @Override
+    public double uplinkMs(int rack, double megabytes) {
+      return megabytes / uplinkMBps[rack] * 1e3;
+    }
+
+    @Override
+    public boolean spansHosts(int[] group) {
+      String[] hosts = links.hosts();
+      return Arrays.stream(group).anyMatch(r -> !hosts[r].equals(hosts[group[0]]));
+    }
+
+    @Override
+    public int ringPosition(int rank) {
+      return ringPosition[rank];
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.dssync.train;
 
+import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
 import io.dssync.schedule.ProbeRounds;
@@ -45,6 +46,8 @@ final class AutoSchedule {
   private final int replanEvery;
   /** The fit's steps per stage, by which the planner judges candidates. */
   private final int stepsPerStage;
+  /** The fit's all-reduce algorithm, for which the planner prices candidates. */
+  private final AllReduceAlgorithm allReduce;
   private AutoPlanner.Plan plan;
   private ReplanRule rule;
   /** What every probe of the fit cost so far, for the log. */
@@ -64,10 +67,11 @@ final class AutoSchedule {
   /** What the last probe took per round it ran; NaN before one. */
   private double msPerRound = Double.NaN;
 
-  AutoSchedule(ScheduleSpec base, int replanEvery, int stepsPerStage) {
+  AutoSchedule(ScheduleSpec base, int replanEvery, int stepsPerStage, AllReduceAlgorithm allReduce) {
     this.base = base;
     this.replanEvery = replanEvery;
     this.stepsPerStage = stepsPerStage;
+    this.allReduce = allReduce;
   }
 
   /**
@@ -240,7 +244,7 @@ final class AutoSchedule {
     if (firstSpec != null) {
       // The ranks ran this plan from the stage's first step; the same rows give the driver the same plan.
       float[][] rows = byRank.stream().map(r -> FirstPlan.row(r.links(), r.computeMs()[0])).toArray(float[][]::new);
-      adopt(FirstPlan.plan(rows, hosts, firstSpec, stateBytes, stepsPerStage));
+      adopt(FirstPlan.plan(rows, hosts, firstSpec, stateBytes, stepsPerStage, allReduce));
       LOG.warn(String.format(Locale.ROOT, "dssync auto: first plan, made by the ranks after the probe and run from"
           + " step %d (compute %.0f ms in that step, the ranks' mean; model %.2f MB): %s", firstStep,
           plan.chosen().stepMs() - plan.chosen().syncMs(), stateBytes / 1e6, plan.describe()));
@@ -261,8 +265,8 @@ final class AutoSchedule {
       LOG.warn("dssync auto: {} waits for the next probe, which measures every pair; keeping the plan", why);
       return false;
     }
-    AutoPlanner.Plan next = AutoPlanner.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep,
-        stepsPerStage);
+    AutoPlanner.Plan next = PlannedAllReduce.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep,
+        stepsPerStage, allReduce);
     LOG.warn(String.format(Locale.ROOT, "dssync auto: %s at step %d (compute %.0f ms/step, model %.2f MB): %s",
         why, step, computeMsPerStep, stateBytes / 1e6, next.describe()));
     adopt(next);

@@ -79,7 +79,7 @@ class AutoPlannerTest {
   void onASlowUplinkAutoChoosesTopologyThatDriftsNoMoreThanRandom(int racks) {
     LinkMeasurements links = TestbedLinks.of(racks, 2, 120, 12);
     ScheduleSpec base = new ScheduleSpec(ScheduleKind.AUTO, racks * 2, 2, 1, 0, 42);
-    AutoPlanner.Plan plan = AutoPlanner.plan(links, base, MODEL_BYTES, 160, STEPS_PER_STAGE);
+    AutoPlanner.Plan plan = plan(links, base, STEPS_PER_STAGE, RingRule.AUTO);
     assertEquals(ScheduleKind.TOPOLOGY, plan.spec().kind(), plan.describe());
     assertEquals(links.racks(), plan.racks());
     assertTrue(plan.chosen().drift() <= plan.driftBudget() * (1 + 1e-9), plan.describe());
@@ -94,8 +94,8 @@ class AutoPlannerTest {
   @Test
   void onAFlatFastNetworkAutoChoosesRandomPairs() {
     LinkMeasurements links = TestbedLinks.of(2, 2, 120, 240);
-    AutoPlanner.Plan plan = AutoPlanner.plan(links, new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42),
-        MODEL_BYTES, 160, STEPS_PER_STAGE);
+    AutoPlanner.Plan plan = plan(links, new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), STEPS_PER_STAGE,
+        RingRule.AUTO);
     assertEquals(ScheduleKind.RANDOM, plan.spec().kind(), plan.describe());
     assertEquals(2, plan.spec().groupSize());
   }
@@ -103,8 +103,8 @@ class AutoPlannerTest {
   @Test
   void predictedSyncFollowsTheUplink() {
     int[] racks = {0, 0, 1, 1};
-    AutoPlanner.StepCost fast = new AutoPlanner.StepCost(TestbedLinks.of(2, 2, 120, 12), racks, MODEL_BYTES);
-    AutoPlanner.StepCost slow = new AutoPlanner.StepCost(TestbedLinks.of(2, 2, 120, 1.2), racks, MODEL_BYTES);
+    AutoPlanner.StepCost fast = stepCost(TestbedLinks.of(2, 2, 120, 12), racks, RingRule.AUTO);
+    AutoPlanner.StepCost slow = stepCost(TestbedLinks.of(2, 2, 120, 1.2), racks, RingRule.AUTO);
     int[][] cross = {{0, 2}, {1, 3}};
     int[][] inRack = {{0, 1}, {2, 3}};
     // Each uplink carries 2 chunks of S/2 per phase: 2 x 1.7 MB / 12 MB/s = 142 ms per phase.
@@ -116,7 +116,7 @@ class AutoPlannerTest {
   @Test
   void aTwoLevelStepCostsAnInRackAllReducePlusOneAcrossRacksOnItsShareOfTheState() {
     int[] racks = {0, 0, 1, 1};
-    AutoPlanner.StepCost cost = new AutoPlanner.StepCost(TestbedLinks.of(2, 2, 120, 12), racks, MODEL_BYTES);
+    AutoPlanner.StepCost cost = stepCost(TestbedLinks.of(2, 2, 120, 12), racks, RingRule.AUTO);
     GroupSchedule topology = Schedules.topology(
         ScheduleSpec.of(ScheduleKind.TOPOLOGY, 4, 2, 1, 0, 1).withCrossRackPeriod(2), racks);
     int[][] inRack = {{0, 1}, {2, 3}};
@@ -130,7 +130,7 @@ class AutoPlannerTest {
   @Test
   void aStagesLastStepCostsNoSyncSinceTheStageEndAverageStandsInForIt() {
     int[] racks = {0, 0, 1, 1};
-    AutoPlanner.StepCost cost = new AutoPlanner.StepCost(TestbedLinks.of(2, 2, 120, 12), racks, MODEL_BYTES);
+    AutoPlanner.StepCost cost = stepCost(TestbedLinks.of(2, 2, 120, 12), racks, RingRule.AUTO);
     GroupSchedule full = Schedules.create(ScheduleSpec.of(ScheduleKind.FULL, 4, 4, 1, 0, 1));
     double everyStep = cost.syncMs(full.groupsAt(0), 1);
     assertEquals(everyStep * 7 / 8, AutoPlanner.meanSyncMs(full, cost::syncMs, 8), 1e-9);
@@ -145,12 +145,103 @@ class AutoPlannerTest {
     assertEquals((6 * inRack + crossing) / 8, AutoPlanner.meanSyncMs(topology, cost::syncMs, 8), 1e-9);
   }
 
+  /** The throttled 3 x 2 testbed's shape: 120 MB/s hosts, 12 MB/s uplinks, 2 ms per message. */
+  @Test
+  void aFullGroupOfSixOverThreeRacksCostsTheRingFormulaUnderAutoLessThanTheDirectExchange() {
+    LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
+    int[] racks = links.racks().rackOfRank(links.hosts());
+    int[][] full = {{0, 1, 2, 3, 4, 5}};
+    double chunkOnUplinkMs = 1.7 / 6 / 12 * 1e3; // a chunk of S/6 at the uplink's 12 MB/s: 23.6 ms
+    // Ring in host order: 5 steps per phase, each as long as its slowest hop, a cross-rack one (2 ms + the chunk
+    // at the uplink); each uplink carries the 5 chunks of its one crossing, 118 ms, less than those 5 hops.
+    double ring = 2 * 5 * (2 + chunkOnUplinkMs);
+    assertEquals(256.111, ring, 1e-3);
+    assertEquals(ring, stepCost(links, racks, RingRule.AUTO).syncMs(full, 1), 1e-9);
+    assertEquals(ring, stepCost(links, racks, RingRule.RING).syncMs(full, 1), 1e-9);
+    // Direct: each rack's two members send a chunk to each of the 4 members outside it, 8 chunks per uplink.
+    assertEquals(2 * 8 * chunkOnUplinkMs, stepCost(links, racks, RingRule.DIRECT).syncMs(full, 1), 1e-9);
+  }
+
+  @Test
+  void theRingIsPricedInTheOrderGivenWhichInHostOrderCrossesEachUplinkOnce() {
+    LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
+    int[] racks = links.racks().rackOfRank(links.hosts());
+    int[][] full = {{0, 1, 2, 3, 4, 5}};
+    // Every hop of the ring 0, 2, 4, 1, 3, 5 leaves its rack: 2 crossings x 5 chunks per uplink and phase.
+    int[] everyHopCrosses = {0, 2, 4, 1, 3, 5};
+    AutoPlanner.StepCost crossing = new AutoPlanner.StepCost(links, racks, MODEL_BYTES, RingRule.RING,
+        everyHopCrosses);
+    assertEquals(2 * 10 * 1.7 / 6 / 12 * 1e3, crossing.syncMs(full, 1), 1e-9);
+    assertTrue(crossing.syncMs(full, 1) > stepCost(links, racks, RingRule.RING).syncMs(full, 1));
+  }
+
+  @Test
+  void pairsCostTheSameUnderEveryRule() {
+    LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
+    int[] racks = links.racks().rackOfRank(links.hosts());
+    for (int[][] pairs : new int[][][] {{{0, 1}, {2, 3}, {4, 5}}, {{0, 2}, {1, 4}, {3, 5}}}) {
+      double direct = stepCost(links, racks, RingRule.DIRECT).syncMs(pairs, 1);
+      assertEquals(direct, stepCost(links, racks, RingRule.AUTO).syncMs(pairs, 1), 1e-9);
+      assertEquals(direct, stepCost(links, racks, RingRule.RING).syncMs(pairs, 1), 1e-9);
+    }
+  }
+
+  /** Three ranks, one link between ranks 0 and 1 ten times slower: the ring must take it, the direct exchange once. */
+  @Test
+  void aGroupOnOneHostIsPricedDirectUnderAutoAndOnThreeHostsAsTheRing() {
+    double[][] latency = new double[3][3];
+    double[][] bandwidth = {{0, 10, 100}, {10, 0, 100}, {100, 100, 0}};
+    int[][] group = {{0, 1, 2}};
+    double chunkMB = 1.7 / 3;
+    double direct = 2 * (chunkMB / 10 + chunkMB / 100) * 1e3; // ranks 0 and 1 each send over the slow link once
+    double ring = 2 * 2 * chunkMB / 10 * 1e3; // 0 -> 1 -> 2 -> 0: two steps per phase, each as long as 0 -> 1
+    LinkMeasurements oneHost = new LinkMeasurements(new String[] {"h", "h", "h"}, latency, bandwidth);
+    LinkMeasurements threeHosts = new LinkMeasurements(new String[] {"h1", "h2", "h3"}, latency, bandwidth);
+    int[] oneRack = {0, 0, 0};
+    assertEquals(direct, stepCost(oneHost, oneRack, RingRule.AUTO).syncMs(group, 1), 1e-9);
+    assertEquals(ring, stepCost(oneHost, oneRack, RingRule.RING).syncMs(group, 1), 1e-9);
+    assertEquals(ring, stepCost(threeHosts, oneRack, RingRule.AUTO).syncMs(group, 1), 1e-9);
+    assertEquals(direct, stepCost(threeHosts, oneRack, RingRule.DIRECT).syncMs(group, 1), 1e-9);
+  }
+
+  /**
+   * Four hosts cabled in a ring (each to its neighbours at 120 MB/s, across it 2.9x slower, still one rack):
+   * random pairs beat the direct exchange of all four, which sends every chunk across too, while the ring
+   * over all four, in host order round the cable, uses only the fast links and beats random pairs.
+   */
+  @Test
+  void theRingCanMakeFullTheChoice() {
+    int n = 4;
+    double[][] latency = new double[n][n];
+    double[][] bandwidth = new double[n][n];
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        latency[i][j] = i == j ? 0 : 0.1;
+        bandwidth[i][j] = i == j ? 0 : (i - j + n) % n == 2 ? 120 / 2.9 : 120;
+      }
+    }
+    LinkMeasurements cabledInARing = new LinkMeasurements(new String[] {"10.0.0.1", "10.0.0.2", "10.0.0.3",
+        "10.0.0.4"}, latency, bandwidth);
+    assertEquals(0, cabledInARing.racks().rackOfRank(cabledInARing.hosts())[3], "one rack: a flat network");
+    ScheduleSpec base = new ScheduleSpec(ScheduleKind.AUTO, n, 2, 1, 0, 42);
+    long bytes = 17_000_000;
+    AutoPlanner.Plan direct = AutoPlanner.plan(cabledInARing, base, bytes, 160, STEPS_PER_STAGE, RingRule.DIRECT,
+        TestbedLinks.inRankOrder(n));
+    AutoPlanner.Plan auto = AutoPlanner.plan(cabledInARing, base, bytes, 160, STEPS_PER_STAGE, RingRule.AUTO,
+        TestbedLinks.inRankOrder(n));
+    assertEquals(ScheduleKind.RANDOM, direct.spec().kind(), direct.describe());
+    assertEquals(ScheduleKind.FULL, auto.spec().kind(), auto.describe());
+    assertTrue(auto.describe().contains("; priced for all-reduce auto (ring for a group of three or more on more than"
+        + " one host, else direct);"), auto.describe());
+    assertTrue(direct.describe().contains("priced for all-reduce direct"), direct.describe());
+  }
+
   @Test
   void stagesOf8StepsGiveRandomPairsTheAverageOfAllRanksThatTopologyCrossingAfterStep7HadAlready() {
     LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
     ScheduleSpec base = new ScheduleSpec(ScheduleKind.AUTO, 6, 2, 1, 0, 42);
-    AutoPlanner.Plan shortStages = AutoPlanner.plan(links, base, MODEL_BYTES, 160, 8);
-    AutoPlanner.Plan longStages = AutoPlanner.plan(links, base, MODEL_BYTES, 160, 1_000);
+    AutoPlanner.Plan shortStages = plan(links, base, 8, RingRule.AUTO);
+    AutoPlanner.Plan longStages = plan(links, base, 1_000, RingRule.AUTO);
     String both = shortStages.describe() + " / " + longStages.describe();
     assertTrue(shortStages.driftBudget() < 0.9 * longStages.driftBudget(), both);
     // C = 4 crosses racks after steps 3 and 7 of each stage, the second in two levels over all ranks.
@@ -159,6 +250,17 @@ class AutoPlannerTest {
     // So with long stages C = 4 drifts no more than random pairs, with stages of 8 only C = 2 does.
     assertEquals(4, longStages.chosen().crossRackPeriod(), both);
     assertEquals(2, shortStages.chosen().crossRackPeriod(), both);
+  }
+
+  /** The plan of a 160 ms step over {@code links}, whose host order is rank order, priced for {@code rule}. */
+  private static AutoPlanner.Plan plan(LinkMeasurements links, ScheduleSpec base, int stepsPerStage, RingRule rule) {
+    return AutoPlanner.plan(links, base, MODEL_BYTES, 160, stepsPerStage, rule,
+        TestbedLinks.inRankOrder(links.workers()));
+  }
+
+  /** The step cost over {@code links} (host order = rank order) in racks {@code racks}, priced for {@code rule}. */
+  private static AutoPlanner.StepCost stepCost(LinkMeasurements links, int[] racks, RingRule rule) {
+    return new AutoPlanner.StepCost(links, racks, MODEL_BYTES, rule, TestbedLinks.inRankOrder(links.workers()));
   }
 
   private static AutoPlanner.Candidate candidate(List<AutoPlanner.Candidate> all, ScheduleKind kind, int g, int c) {

@@ -135,27 +135,11 @@ class ReplanRuleTest {
       }
     }
     // The next stage puts rack 2's hosts on ranks 0 and 1, and rack 0's on ranks 4 and 5.
-    LinkMeasurements moved = permuted(planned, new int[] {4, 5, 2, 3, 0, 1});
+    LinkMeasurements moved = TestbedLinks.permuted(planned, new int[] {4, 5, 2, 3, 0, 1});
     ReplanRule rule = new ReplanRule(planned, planned.racks());
     ReplanRule.Verdict verdict = rule.observe(moved);
     assertEquals(Outcome.KEEP, verdict.outcome(), verdict.toString());
     assertEquals(1, verdict.change().size(), 1e-9);
-  }
-
-  /** {@code m} with rank r now where rank {@code from[r]} was (its host and its links). */
-  static LinkMeasurements permuted(LinkMeasurements m, int[] from) {
-    int n = from.length;
-    String[] hosts = new String[n];
-    double[][] latency = new double[n][n];
-    double[][] bandwidth = new double[n][n];
-    for (int r = 0; r < n; r++) {
-      hosts[r] = m.hosts()[from[r]];
-      for (int p = 0; p < n; p++) {
-        latency[r][p] = m.latencyMs()[from[r]][from[p]];
-        bandwidth[r][p] = m.bandwidthMBps()[from[r]][from[p]];
-      }
-    }
-    return new LinkMeasurements(hosts, latency, bandwidth);
   }
 
   @Test

@@ -10,12 +10,21 @@ public final class TestbedLinks {
    * that leave the same rack.
    */
   public static LinkMeasurements of(int racks, int hosts, double fast, double uplink) {
-    int n = racks * hosts;
+    int[] hostsPerRack = new int[racks];
+    java.util.Arrays.fill(hostsPerRack, hosts);
+    return of(hostsPerRack, fast, uplink);
+  }
+
+  /** Like {@link #of(int, int, double, double)}, with {@code hostsPerRack[r]} hosts in rack r. */
+  public static LinkMeasurements of(int[] hostsPerRack, double fast, double uplink) {
+    int n = java.util.Arrays.stream(hostsPerRack).sum();
     String[] names = new String[n];
     int[] rackOf = new int[n];
-    for (int r = 0; r < n; r++) {
-      rackOf[r] = r / hosts;
-      names[r] = "10.0." + (rackOf[r] + 1) + "." + (11 + r % hosts);
+    for (int rack = 0, r = 0; rack < hostsPerRack.length; rack++) {
+      for (int h = 0; h < hostsPerRack[rack]; h++, r++) {
+        rackOf[r] = rack;
+        names[r] = "10.0." + (rack + 1) + "." + (11 + h);
+      }
     }
     double[][] latency = new double[n][n];
     double[][] bandwidth = new double[n][n];
@@ -41,6 +50,27 @@ public final class TestbedLinks {
       }
     }
     return new LinkMeasurements(names, latency, bandwidth);
+  }
+
+  /** Ranks 0 .. n - 1: the host order of the links above, whose addresses ascend with the rank. */
+  public static int[] inRankOrder(int n) {
+    return java.util.stream.IntStream.range(0, n).toArray();
+  }
+
+  /** {@code m} with rank r now where rank {@code from[r]} was (its host and its links). */
+  public static LinkMeasurements permuted(LinkMeasurements m, int[] from) {
+    int n = from.length;
+    String[] hosts = new String[n];
+    double[][] latency = new double[n][n];
+    double[][] bandwidth = new double[n][n];
+    for (int r = 0; r < n; r++) {
+      hosts[r] = m.hosts()[from[r]];
+      for (int p = 0; p < n; p++) {
+        latency[r][p] = m.latencyMs()[from[r]][from[p]];
+        bandwidth[r][p] = m.bandwidthMBps()[from[r]][from[p]];
+      }
+    }
+    return new LinkMeasurements(hosts, latency, bandwidth);
   }
 
   /** {@code full} as a probe of only {@code rounds} reads it: 0 for every pair that did not meet. */

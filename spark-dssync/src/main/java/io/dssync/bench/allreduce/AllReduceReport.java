@@ -22,21 +22,25 @@ public final class AllReduceReport {
 
   public static final String[] COLUMNS = {"network", "workers", "group_size", "groups_in_parallel", "bytes", "size",
       "iterations", "time_ms_median", "time_ms_min", "algbw_MBps", "busbw_MBps", "raw_tcp_MBps",
-      "busbw_over_raw", "wait_ms_per_op", "transfer_ms_per_op", "other_ms_per_op", "cpu_ms_per_op"};
+      "busbw_over_raw", "wait_ms_per_op", "transfer_ms_per_op", "other_ms_per_op", "cpu_ms_per_op", "all_reduce"};
 
   private AllReduceReport() {}
 
-  static BenchTable table(String network, List<AllReduceRow> rows) {
-    return table("allreduce", network, rows);
+  /**
+   * Our rows; {@code all_reduce} names the algorithm of groups of three or more, which {@code bench
+   * simulate} prices the cells with when it calibrates on them.
+   */
+  static BenchTable table(String network, AllReduceAlgorithm algorithm, List<AllReduceRow> rows) {
+    return table("allreduce", network, algorithm.label(), rows);
   }
 
-  static BenchTable table(String name, String network, List<AllReduceRow> rows) {
+  static BenchTable table(String name, String network, String allReduce, List<AllReduceRow> rows) {
     BenchTable table = new BenchTable(name, COLUMNS);
     for (AllReduceRow r : rows) {
       table.add(network, r.workers(), r.groupSize(), r.groupsInParallel(), r.bytes(), ByteSize.label(r.bytes()),
           r.iterations(), r.timeMsMedian(), r.timeMsMin(), r.algbwMBps(), r.busbwMBps(), r.rawTcpMBps(),
           r.busbwOverRaw(), r.waitMsPerOp(), r.transferMsPerOp(),
-          Math.max(0, r.timeMsMedian() - r.waitMsPerOp() - r.transferMsPerOp()), r.cpuMsPerOp());
+          Math.max(0, r.timeMsMedian() - r.waitMsPerOp() - r.transferMsPerOp()), r.cpuMsPerOp(), allReduce);
     }
     return table;
   }
@@ -73,7 +77,7 @@ public final class AllReduceReport {
           + java.util.Arrays.stream(order).mapToObj(r -> r + ": " + run.hosts()[r]).collect(Collectors.joining(", "))
           + ".");
     }
-    folder.write(table(network, rows), "Group all-reduce over the push transport");
+    folder.write(table(network, plan.algorithm(), rows), "Group all-reduce over the push transport");
     folder.chart("busbw-vs-size", chart(network, rows));
     StringBuilder verdict = new StringBuilder("## Against the target (busbw >= " + TARGET_RATIO + " x raw at "
         + ByteSize.label(TARGET_BYTES) + ")\n\n");
@@ -102,7 +106,7 @@ public final class AllReduceReport {
   /** The peer's own table, ours/peer ratios per point, and the verdicts against the targets. */
   private static void writePeer(ResultsFolder folder, String network, String peer, List<AllReduceRow> ours,
       List<AllReduceRow> theirs, List<String> verdicts) {
-    folder.write(table(peer, network, theirs), "The " + peer + " peer, same plan, same run"
+    folder.write(table(peer, network, peer, theirs), "The " + peer + " peer, same plan, same run"
         + " (no wait/transfer split; executor CPU not measured)");
     BenchTable ratios = new BenchTable("allreduce-vs-" + peer, PEER_COLUMNS);
     StringBuilder verdict = new StringBuilder("## Against " + peer + " (measured in this run)\n\n");

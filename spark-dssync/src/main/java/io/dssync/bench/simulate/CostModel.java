@@ -1,19 +1,27 @@
 package io.dssync.bench.simulate;
 
 import io.dssync.errors.Errors;
+import io.dssync.schedule.AllReduceCost;
+import io.dssync.schedule.RingRule;
 
 /**
  * Predicts the time of one DS-Sync step from a few network parameters, using the message counts
- * and bytes of our two-phase group all-reduce ({@code io.dssync.collective.GroupAllReduce}): in
- * each of its two phases (reduce-scatter, all-gather) every member of a group of g exchanges one
- * chunk of S/g bytes with each of its g-1 peers, one after the other, so a phase costs a member
- * (g-1) x (latency + (S/g) / bandwidth), and a whole all-reduce 2(g-1) x (latency + S/(g x bandwidth)).
+ * and bytes of our group all-reduce ({@code io.dssync.collective.GroupAllReduce}) as the auto
+ * planner does ({@link AllReduceCost}): in each of its two phases (reduce-scatter, all-gather) a
+ * group of g moves chunks of S/g bytes in g-1 serial exchanges, each member with each of its g-1
+ * peers one after the other (direct), or each only with its successor round a ring (one flow per
+ * link), so on a flat network a phase costs (g-1) x (latency + (S/g) / bandwidth) under both, and a
+ * whole all-reduce 2(g-1) x (latency + S/(g x bandwidth)). {@code allReduce} says which groups run
+ * the ring: every worker has a link and a host of its own here (the testbed's one executor per
+ * host), so under auto every group of three or more does.
  *
- * <p>Topology: ranks sit in {@code racks} equal blocks of consecutive ranks. A message between
- * racks pays {@code interRackLatencyMs}, and every byte that leaves a rack in a phase shares that
- * rack's uplink of {@code interRackMBps}; a phase lasts as long as its slowest member or its
- * busiest uplink, whichever is longer. Groups run in parallel and never wait for each other, and
- * compute and communication do not overlap (as in the worker loop).
+ * <p>Topology: ranks sit in {@code racks} equal blocks of consecutive ranks, so the ring's host
+ * order is rank order. A message between racks pays {@code interRackLatencyMs}, and every byte that
+ * leaves a rack in a phase shares that rack's uplink of {@code interRackMBps}: the direct exchange
+ * sends every member's chunk to every member of another rack, a ring only its g-1 chunks per phase
+ * through each hop that leaves the rack. A phase lasts as long as its slowest group or its busiest
+ * uplink, whichever is longer. Groups run in parallel and never wait for each other, and compute
+ * and communication do not overlap (as in the worker loop).
  *
  * <p>A shaped uplink (a token bucket with a queue, like the testbed's {@code tc tbf}) passes the
  * first {@code uplinkQueueMB} of a phase at its rate; beyond that the flows overrun its queue, and
@@ -29,20 +37,29 @@ import io.dssync.errors.Errors;
  * @param interRackMBps each rack's uplink to the others (MB/s), shared by the rack's members
  * @param uplinkQueueMB MB of a phase an uplink passes at its full rate (infinite: all)
  * @param uplinkOverflowShare the share of the rate left for the bytes beyond them, in (0, 1]
+ * @param allReduce which groups average by a ring
  */
 record CostModel(double computeMs, double latencyMs, double bandwidthMBps, int racks, double interRackLatencyMs,
-    double interRackMBps, double uplinkQueueMB, double uplinkOverflowShare) {
+    double interRackMBps, double uplinkQueueMB, double uplinkOverflowShare, RingRule allReduce) {
 
   CostModel {
     if (!(computeMs >= 0) || !(latencyMs >= 0) || !(bandwidthMBps > 0) || racks < 1 || !(interRackLatencyMs >= 0)
-        || !(interRackMBps > 0) || !(uplinkQueueMB > 0) || !(uplinkOverflowShare > 0 && uplinkOverflowShare <= 1)) {
+        || !(interRackMBps > 0) || !(uplinkQueueMB > 0) || !(uplinkOverflowShare > 0 && uplinkOverflowShare <= 1)
+        || allReduce == null) {
       throw Errors.invalidSetting("cost model", this, "times must be >= 0, bandwidths and the uplink queue > 0,"
-          + " the overflow share in (0, 1] and racks >= 1",
-          "Check the calibration input and the --racks / --inter-rack-* flags.");
+          + " the overflow share in (0, 1], racks >= 1 and the all-reduce given",
+          "Check the calibration input and the --racks / --inter-rack-* / --all-reduce flags.");
     }
   }
 
-  /** Uplinks that pass every byte at their rate. */
+  /** Under the trainer's default all-reduce, auto. */
+  CostModel(double computeMs, double latencyMs, double bandwidthMBps, int racks, double interRackLatencyMs,
+      double interRackMBps, double uplinkQueueMB, double uplinkOverflowShare) {
+    this(computeMs, latencyMs, bandwidthMBps, racks, interRackLatencyMs, interRackMBps, uplinkQueueMB,
+        uplinkOverflowShare, RingRule.AUTO);
+  }
+
+  /** Uplinks that pass every byte at their rate, under the trainer's default all-reduce, auto. */
   CostModel(double computeMs, double latencyMs, double bandwidthMBps, int racks, double interRackLatencyMs,
       double interRackMBps) {
     this(computeMs, latencyMs, bandwidthMBps, racks, interRackLatencyMs, interRackMBps, Double.POSITIVE_INFINITY, 1);
@@ -53,7 +70,7 @@ record CostModel(double computeMs, double latencyMs, double bandwidthMBps, int r
     return new CostModel(computeMs, latencyMs, bandwidthMBps, 1, latencyMs, bandwidthMBps);
   }
 
-  /** Closed form on a flat network: 2(g-1) x (latency + S / (g x bandwidth)) ms. */
+  /** Closed form on a flat network, direct or ring alike: 2(g-1) x (latency + S / (g x bandwidth)) ms. */
   double groupAllReduceMs(int g, long bytes) {
     if (g <= 1) {
       return 0;
@@ -71,35 +88,41 @@ record CostModel(double computeMs, double latencyMs, double bandwidthMBps, int r
    * averaging {@code bytes} bytes: twice the phase time (both phases move the same messages).
    */
   double syncMs(int[][] groups, int workers, long bytes) {
-    double slowestMember = 0;
-    double[] uplinkMB = new double[racks];
-    for (int[] group : groups) {
-      int g = group.length;
-      if (g <= 1) {
-        continue;
-      }
-      double chunkMB = megabytes(bytes) / g;
-      for (int member : group) {
-        int rack = rackOf(member, workers);
-        double time = 0;
-        for (int peer : group) {
-          if (peer == member) {
-            continue;
-          }
-          boolean crosses = rackOf(peer, workers) != rack;
-          time += (crosses ? interRackLatencyMs : latencyMs) + chunkMB / bandwidthMBps * 1e3;
-          if (crosses) {
-            uplinkMB[rack] += chunkMB;
-          }
-        }
-        slowestMember = Math.max(slowestMember, time);
-      }
+    return AllReduceCost.syncMs(new Racked(this, workers), allReduce, groups, megabytes(bytes));
+  }
+
+  /** The links of {@code workers} ranks in racks of consecutive ranks, each rank on a host of its own. */
+  private record Racked(CostModel model, int workers) implements AllReduceCost.Network {
+    @Override
+    public double hopMs(int from, int to, double chunkMB) {
+      double latency = rackOf(from) != rackOf(to) ? model.interRackLatencyMs : model.latencyMs;
+      return latency + chunkMB / model.bandwidthMBps * 1e3;
     }
-    double busiestUplink = 0;
-    for (double mb : uplinkMB) {
-      busiestUplink = Math.max(busiestUplink, uplinkMs(mb));
+
+    @Override
+    public int rackOf(int rank) {
+      return model.rackOf(rank, workers);
     }
-    return 2 * Math.max(slowestMember, busiestUplink);
+
+    @Override
+    public int racks() {
+      return model.racks;
+    }
+
+    @Override
+    public double uplinkMs(int rack, double megabytes) {
+      return model.uplinkMs(megabytes);
+    }
+
+    @Override
+    public boolean spansHosts(int[] group) {
+      return group.length > 1;
+    }
+
+    @Override
+    public int ringPosition(int rank) {
+      return rank; // racks are consecutive blocks of ranks: host order is rank order
+    }
   }
 
   /** The time one uplink takes to carry {@code mb} in a phase: its queue's worth at the rate, the rest slower. */
@@ -110,12 +133,17 @@ record CostModel(double computeMs, double latencyMs, double bandwidthMBps, int r
 
   CostModel withCompute(double ms) {
     return new CostModel(ms, latencyMs, bandwidthMBps, racks, interRackLatencyMs, interRackMBps, uplinkQueueMB,
-        uplinkOverflowShare);
+        uplinkOverflowShare, allReduce);
   }
 
   CostModel withRacks(int racks, double interRackLatencyMs, double interRackMBps) {
     return new CostModel(computeMs, latencyMs, bandwidthMBps, racks, interRackLatencyMs, interRackMBps, uplinkQueueMB,
-        uplinkOverflowShare);
+        uplinkOverflowShare, allReduce);
+  }
+
+  CostModel withAllReduce(RingRule rule) {
+    return new CostModel(computeMs, latencyMs, bandwidthMBps, racks, interRackLatencyMs, interRackMBps, uplinkQueueMB,
+        uplinkOverflowShare, rule);
   }
 
   static double megabytes(long bytes) {

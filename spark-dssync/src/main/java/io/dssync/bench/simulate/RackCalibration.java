@@ -1,5 +1,6 @@
 package io.dssync.bench.simulate;
 
+import io.dssync.schedule.RingRule;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,12 +12,13 @@ import java.util.List;
  * ({@link CostModelFit}); then each rack's uplink (MB/s), the per-message latency between racks
  * and the uplink's queue and overflow share ({@link CostModel}) are chosen, with the in-rack link
  * fixed, to minimise the largest relative error over the cross-rack cells under
- * {@link CostModel#syncMs} (slowest member or busiest uplink per phase). A plain uplink (no queue
- * effect) is tried first and kept unless a queue fits strictly better.
+ * {@link CostModel#syncMs} (slowest group or busiest uplink per phase), each cell priced for the
+ * all-reduce it was measured with. A plain uplink (no queue effect) is tried first and kept unless a
+ * queue fits strictly better.
  */
 final class RackCalibration {
-  /** One all-reduce cell of the table. */
-  record Cell(int workers, int groupSize, long bytes, double timeMs) {
+  /** One all-reduce cell of the table, measured with {@code allReduce}. */
+  record Cell(int workers, int groupSize, long bytes, double timeMs, RingRule allReduce) {
     /** The groups the allreduce mode ran: consecutive blocks of g, leftovers sitting out. */
     int[][] groups() {
       int count = workers / groupSize;
@@ -58,7 +60,7 @@ final class RackCalibration {
 
     /** The model's time for one all-reduce cell: both phases of every group at once. */
     double predictMs(Cell cell, int racks) {
-      return model(0, racks).syncMs(cell.groups(), cell.workers(), cell.bytes());
+      return model(0, racks).withAllReduce(cell.allReduce()).syncMs(cell.groups(), cell.workers(), cell.bytes());
     }
   }
 
@@ -125,7 +127,8 @@ final class RackCalibration {
         double worst = 0;
         for (int i = 0; i < groups.length && worst < bestError; i++) {
           Cell c = cross.get(i);
-          worst = Math.max(worst, Math.abs(model.syncMs(groups[i], c.workers(), c.bytes()) - c.timeMs()) / c.timeMs());
+          double predicted = model.withAllReduce(c.allReduce()).syncMs(groups[i], c.workers(), c.bytes());
+          worst = Math.max(worst, Math.abs(predicted - c.timeMs()) / c.timeMs());
         }
         if (worst < bestError) {
           bestError = worst;

@@ -5,10 +5,12 @@ import io.dssync.bench.BenchMode;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.ResultsFolder;
 import io.dssync.errors.Errors;
+import io.dssync.schedule.RingRule;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,9 +24,11 @@ import java.util.Set;
  */
 public final class SimulateBench implements BenchMode {
   static final List<Integer> DEFAULT_WORKERS = List.of(4, 8, 16, 32, 64, 128, 256, 512, 1024);
+  /** The all-reduce table's column that names the algorithm its cells ran. */
+  static final String ALL_REDUCE_COLUMN = "all_reduce";
   private static final Set<String> FLAGS = Set.of("--out", "--allreduce-csv", "--train-csv", "--workers",
       "--group-size", "--global-every", "--racks", "--inter-rack-MBps", "--inter-rack-latency-ms", "--state-floats",
-      "--compute-ms", "--dimension", "--trials", "--seed", "--cross-rack-period", "--steps-per-stage");
+      "--compute-ms", "--dimension", "--trials", "--seed", "--cross-rack-period", "--steps-per-stage", "--all-reduce");
 
   @Override
   public String name() {
@@ -52,6 +56,10 @@ public final class SimulateBench implements BenchMode {
           --inter-rack-MBps X       each rack's uplink (default: calibrated, else the in-rack bandwidth / 10)
           --inter-rack-latency-ms X per-message latency between racks (default: calibrated, else in-rack)
           --cross-rack-period C     C of the topology predictions (default 4); auto is predicted as well
+          --all-reduce A            auto, direct or ring: how groups of three or more average in the
+                                    predictions, as train's --all-reduce (default auto: the ring, since
+                                    every worker has a host of its own here); a train run whose
+                                    configuration ends in -direct or -ring is predicted with that one
           --state-floats S          model size in floats (default: median of the train runs, else 1000000)
           --compute-ms C            compute ms per step (default: median of the train runs, else 100)
           --steps-per-stage S       the last step of every S does not average (the stage-end average of
@@ -115,8 +123,19 @@ public final class SimulateBench implements BenchMode {
     return fits;
   }
 
+  /**
+   * Row {@code r} of the all-reduce table, priced for the all-reduce its {@code all_reduce} column
+   * names; a table without that column was measured before the ring existed, with the direct one.
+   */
   static RackCalibration.Cell cell(CsvRows csv, int r) {
+    RingRule measuredWith = RingRule.DIRECT;
+    if (csv.hasColumn(ALL_REDUCE_COLUMN)) {
+      String named = csv.text(r, ALL_REDUCE_COLUMN).trim();
+      measuredWith = Arrays.stream(RingRule.values()).filter(rule -> rule.label().equals(named)).findFirst()
+          .orElseThrow(() -> Errors.badRecord("all-reduce table", "row " + (r + 2) + " names all-reduce '" + named
+              + "', none of auto, direct, ring", "Rerun dssync bench allreduce, which writes the column."));
+    }
     return new RackCalibration.Cell((int) csv.number(r, "workers"), (int) csv.number(r, "group_size"),
-        (long) csv.number(r, "bytes"), csv.number(r, "time_ms_median"));
+        (long) csv.number(r, "bytes"), csv.number(r, "time_ms_median"), measuredWith);
   }
 }

@@ -65,15 +65,19 @@ final class SimulateReport {
         }
       }
       CostModel model = s.model(fit).withCompute(run.computeMsPerStep());
+      if (run.allReduce() != null) { // full-ring, full-direct: the all-reduce the run's configuration named
+        model = model.withAllReduce(run.allReduce());
+      }
       // Over the run's own steps where runs.csv records them.
       int steps = run.steps() > 0 ? run.steps() : StepTimePrediction.window(run.schedule(), run.stepsPerStage());
       double sync = StepTimePrediction.meanSyncMs(model, run.schedule(), run.workers(), run.stateFloats() * 4,
           s.seed(), run.stepsPerStage(), steps);
       double measuredStep = run.computeMsPerStep() + run.syncMsPerStep();
       double predictedStep = run.computeMsPerStep() + sync;
-      errors.add("train", "sync_ms_per_step", run.network(), run.schedule().label(), run.workers(), run.groupSize(),
+      String schedule = run.schedule().label() + (run.allReduce() == null ? "" : "-" + run.allReduce().label());
+      errors.add("train", "sync_ms_per_step", run.network(), schedule, run.workers(), run.groupSize(),
           run.globalEvery(), run.stateFloats() * 4, run.syncMsPerStep(), sync, relative(sync, run.syncMsPerStep()));
-      errors.add("train", "step_ms", run.network(), run.schedule().label(), run.workers(), run.groupSize(),
+      errors.add("train", "step_ms", run.network(), schedule, run.workers(), run.groupSize(),
           run.globalEvery(), run.stateFloats() * 4, measuredStep, predictedStep, relative(predictedStep, measuredStep));
     }
     BenchTable calibration = new BenchTable("calibration", CALIBRATION_COLUMNS);
@@ -86,11 +90,16 @@ final class SimulateReport {
     });
     BenchTable predictions = predictions(s, fits);
 
-    folder.note(String.format(Locale.ROOT, "Cost model: two-phase group all-reduce, 2(g-1) messages of S/g bytes per"
-            + " member per all-reduce, serial; groups in parallel; racks = %d equal blocks of consecutive ranks with a"
+    folder.note(String.format(Locale.ROOT, "Cost model: group all-reduce in two phases of g-1 serial exchanges of"
+            + " S/g bytes, each member with every peer (direct) or only with the next one round a ring in rank order"
+            + " (one flow per link); predictions for all-reduce %s, every worker on a host of its own; all-reduce"
+            + " cells priced for the all-reduce their table records (direct where it records none), train runs for"
+            + " the one their configuration names (-direct, -ring), else as the predictions; groups in parallel;"
+            + " racks = %d equal blocks of consecutive ranks with a"
             + " shared uplink per rack (which carries the first uplink_queue_MB of a phase at uplink_MBps and the rest"
             + " at uplink_overflow_share of it: the calibration table); compute %.1f ms per step (%s); model %d floats"
-            + " (%s). Latency and bandwidth are fitted per network by least squares on relative error. %s", s.racks(),
+            + " (%s). Latency and bandwidth are fitted per network by least squares on relative error. %s",
+        s.allReduce().describe(), s.racks(),
         s.computeMs(), s.computeSource(), s.stateFloats(), ByteSize.label(s.stateBytes()), s.stepsPerStage() > 0
             ? "Predictions: the last step of every stage of " + s.stepsPerStage() + " steps does not average (the"
                 + " stage-end average of all ranks, outside the step times, stands in for it); each train run with"
@@ -160,7 +169,8 @@ final class SimulateReport {
         new io.dssync.schedule.ScheduleSpec(io.dssync.schedule.ScheduleKind.AUTO, n, 2, 1, 0, s.seed()), racks,
         io.dssync.schedule.RackLayout.byHost(),
         (groups, share) -> model.syncMs(groups, n, Math.round(s.stateBytes() * share)), model.computeMs(),
-        s.stepsPerStage() > 0 ? s.stepsPerStage() : Integer.MAX_VALUE, null); // no stages known: none end
+        s.stepsPerStage() > 0 ? s.stepsPerStage() : Integer.MAX_VALUE, null, // no stages known: none end
+        model.allReduce());
     io.dssync.schedule.AutoPlanner.Candidate c = plan.chosen();
     io.dssync.schedule.GroupSchedule chosen = plan.spec().kind() == io.dssync.schedule.ScheduleKind.TOPOLOGY
         ? io.dssync.schedule.Schedules.topology(plan.spec(), racks) : io.dssync.schedule.Schedules.create(plan.spec());

@@ -2,6 +2,9 @@ package io.dssync.bench.simulate;
 
 import io.dssync.launch.CommandFlags;
 import io.dssync.bench.allreduce.AllReduceRow;
+import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.schedule.RingRule;
+import io.dssync.train.PlannedAllReduce;
 import java.util.List;
 
 /**
@@ -9,11 +12,12 @@ import java.util.List;
  * the measured train runs (so predictions describe the workload that was measured), else to fixed
  * defaults; inter-rack link settings are relative to each network's fitted link unless given.
  * Steps per stage (whose last step does not average) come from --steps-per-stage, else from the
- * train runs when they agree, else 0: every step averages.
+ * train runs when they agree, else 0: every step averages. The all-reduce (--all-reduce, as train's)
+ * is the one the predictions assume.
  */
 record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, int racks, double interRackMBps,
     double interRackLatencyMs, long stateFloats, double computeMs, String computeSource, int dimension,
-    int trials, long seed, int crossRackPeriod, int stepsPerStage) {
+    int trials, long seed, int crossRackPeriod, int stepsPerStage, RingRule allReduce) {
   static final long DEFAULT_STATE_FLOATS = 1_000_000;
   static final double DEFAULT_COMPUTE_MS = 100;
   /** Without a measured inter-rack link, the uplink is this many times slower than a worker's link. */
@@ -47,7 +51,13 @@ record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, i
         computeSource, flags.integer("--dimension", 8, 1, 1024), flags.integer("--trials", 3, 1, 1000),
         flags.integer("--seed", 42, 0, Integer.MAX_VALUE),
         flags.integer("--cross-rack-period", io.dssync.schedule.ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD, 1, 1_000_000),
-        flags.has("--steps-per-stage") ? flags.integer("--steps-per-stage", 0, 1, 1_000_000) : stepsPerStage(runs));
+        flags.has("--steps-per-stage") ? flags.integer("--steps-per-stage", 0, 1, 1_000_000) : stepsPerStage(runs),
+        allReduce(flags));
+  }
+
+  /** --all-reduce, parsed as train's is (named by the setting, which the error spells --all-reduce). */
+  private static RingRule allReduce(CommandFlags flags) {
+    return PlannedAllReduce.ringRule(AllReduceAlgorithm.parse("allReduce", flags.string("--all-reduce", "auto")));
   }
 
   /** The train runs' steps per stage when they all recorded the same, else 0 (every step averages). */
@@ -69,7 +79,7 @@ record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, i
     boolean calibratedUplink = measured && Double.isNaN(interRackMBps);
     return new CostModel(computeMs, fit.latencyMs(), fit.bandwidthMBps(), racks, latency, uplink,
         calibratedUplink ? links.uplinkQueueMB() : Double.POSITIVE_INFINITY,
-        calibratedUplink ? links.uplinkOverflowShare() : 1);
+        calibratedUplink ? links.uplinkOverflowShare() : 1, allReduce);
   }
 
   long stateBytes() {

@@ -61,15 +61,18 @@ public final class TrainBenchConfigs {
     }
   }
 
+  /** The all-reduce a configuration's name ends in (full-ring: ring), or null for the run's --all-reduce. */
+  public static AllReduceAlgorithm allReduceOf(String name) {
+    return SUFFIXES.stream().filter(a -> name.endsWith("-" + a.label())).findFirst().orElse(null);
+  }
+
   /** The configuration called {@code name} for {@code workers} workers and global period {@code h}. */
   public static Sync named(String name, int workers, int h) {
-    for (AllReduceAlgorithm algorithm : SUFFIXES) {
-      String suffix = "-" + algorithm.label();
-      if (name.endsWith(suffix)) {
-        Sync plain = named(name.substring(0, name.length() - suffix.length()), workers, h);
-        return new Sync(name, plain.schedule(), plain.groupSize(), plain.globalEvery(), plain.crossRackPeriod(),
-            algorithm);
-      }
+    AllReduceAlgorithm algorithm = allReduceOf(name);
+    if (algorithm != null) {
+      Sync plain = named(name.substring(0, name.length() - algorithm.label().length() - 1), workers, h);
+      return new Sync(name, plain.schedule(), plain.groupSize(), plain.globalEvery(), plain.crossRackPeriod(),
+          algorithm);
     }
     return switch (name) {
       case FULL -> new Sync(FULL, ScheduleKind.FULL, workers, 0);

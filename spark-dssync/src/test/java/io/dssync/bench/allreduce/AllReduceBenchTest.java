@@ -45,6 +45,7 @@ class AllReduceBenchTest {
     assertEquals(Math.max(run.rawBeforeMBps(), run.rawAfterMBps()), raw, 0.001 * raw + 0.06);
     for (int r = 0; r < csv.size(); r++) {
       assertEquals("loopback", csv.text(r, "network"));
+      assertEquals("auto", csv.text(r, "all_reduce"), "the algorithm, for bench simulate's calibration");
       assertEquals(4, csv.number(r, "workers"));
       int g = (int) csv.number(r, "group_size");
       assertTrue(g >= 2 && g <= 4);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.errors.DsSyncException;
+import io.dssync.schedule.RingRule;
 import io.dssync.schedule.ScheduleKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,40 @@ class CostModelTest {
   }
 
   @Test
+  void onAFlatNetworkTheRingCostsTheClosedFormAsTheDirectExchangeDoes() {
+    CostModel direct = CostModel.flat(0, 0.5, 100).withAllReduce(RingRule.DIRECT);
+    CostModel ring = CostModel.flat(0, 0.5, 100).withAllReduce(RingRule.RING);
+    for (int g = 3; g <= 6; g++) {
+      int[][] group = {java.util.stream.IntStream.range(0, g).toArray()};
+      assertEquals(ring.groupAllReduceMs(g, 8_000_000), ring.syncMs(group, g, 8_000_000), 1e-9);
+      assertEquals(ring.groupAllReduceMs(g, 8_000_000), direct.syncMs(group, g, 8_000_000), 1e-9);
+    }
+  }
+
+  @Test
+  void aRingAcrossTwoRacksPutsItsChunksOnEachUplinkThroughOneCrossing() {
+    // Two racks of two; uplink 10 MB/s, links 100 MB/s, no latency; one group of 4 averaging 4 MB: chunks of 1 MB.
+    CostModel auto = new CostModel(0, 0, 100, 2, 0, 10);
+    int[][] full = {{0, 1, 2, 3}};
+    // Ring 0 -> 1 -> 2 -> 3 -> 0: 1 -> 2 and 3 -> 0 cross, each carries 3 chunks per phase: 300 ms per uplink.
+    assertEquals(2 * 300, auto.syncMs(full, 4, 4_000_000), 1e-9);
+    assertEquals(2 * 300, auto.withAllReduce(RingRule.RING).syncMs(full, 4, 4_000_000), 1e-9);
+    // Direct: each rack's 2 members send a chunk to each of the other rack's 2: 4 MB per uplink and phase.
+    assertEquals(2 * 400, auto.withAllReduce(RingRule.DIRECT).syncMs(full, 4, 4_000_000), 1e-9);
+    // Pairs swap directly under every rule.
+    int[][] pairs = {{0, 2}, {1, 3}};
+    assertEquals(auto.withAllReduce(RingRule.DIRECT).syncMs(pairs, 4, 4_000_000), auto.syncMs(pairs, 4, 4_000_000),
+        1e-9);
+  }
+
+  @Test
+  void aRingStepLastsAsLongAsItsSlowestHop() {
+    // Three racks of two, a fast uplink; 5 ms between racks, 0.1 ms inside; 6 MB over six: 1 MB chunks, 10 ms each.
+    CostModel ring = new CostModel(0, 0.1, 100, 3, 5, 1e6).withAllReduce(RingRule.RING);
+    assertEquals(2 * 5 * (5 + 10), ring.syncMs(new int[][] {{0, 1, 2, 3, 4, 5}}, 6, 6_000_000), 1e-9);
+  }
+
+  @Test
   void aShapedUplinkCarriesItsQueueAtTheRateAndTheRestAtTheOverflowShare() {
     // 10 MB/s uplink; 1 MB of a phase at that rate, the rest at half of it.
     CostModel m = new CostModel(0, 0, 100, 2, 0, 10, 1, 0.5);
@@ -60,8 +95,8 @@ class CostModelTest {
       List<RackCalibration.Cell> cells = new ArrayList<>();
       for (long bytes : new long[] {64L << 10, 1L << 20, 2L << 20, 4L << 20, 16L << 20}) {
         for (int g : new int[] {2, 4}) {
-          RackCalibration.Cell shape = new RackCalibration.Cell(4, g, bytes, 1);
-          cells.add(new RackCalibration.Cell(4, g, bytes, truth.syncMs(shape.groups(), 4, bytes)));
+          RackCalibration.Cell shape = new RackCalibration.Cell(4, g, bytes, 1, truth.allReduce());
+          cells.add(new RackCalibration.Cell(4, g, bytes, truth.syncMs(shape.groups(), 4, bytes), truth.allReduce()));
         }
       }
       RackCalibration.Links links = RackCalibration.calibrate(cells, 2);
@@ -71,6 +106,31 @@ class CostModelTest {
       }
       assertEquals(truth == plain, Double.isInfinite(links.uplinkQueueMB()), truth + " -> " + links);
     }
+  }
+
+  /** Cells are priced for the all-reduce that measured them: direct times read as a ring's misjudge the uplink. */
+  @Test
+  void calibrationPricesEachCellForTheAllReduceItWasMeasuredWith() {
+    for (RingRule measuredWith : List.of(RingRule.DIRECT, RingRule.RING)) {
+      CostModel truth = new CostModel(0, 0.1, 120, 2, 0.2, 11).withAllReduce(measuredWith);
+      assertEquals(11, RackCalibration.calibrate(cells(truth, measuredWith), 2).uplinkMBps(), 11 * 0.03,
+          measuredWith.label());
+    }
+    CostModel direct = new CostModel(0, 0.1, 120, 2, 0.2, 11).withAllReduce(RingRule.DIRECT);
+    double misread = RackCalibration.calibrate(cells(direct, RingRule.RING), 2).uplinkMBps();
+    assertTrue(Math.abs(misread / 11 - 1) > 0.1, "direct cells priced as a ring: uplink " + misread);
+  }
+
+  /** The all-reduce table of {@code truth} on 2 racks of 2 (g = 2 in rack, g = 4 across), marked {@code as}. */
+  private static List<RackCalibration.Cell> cells(CostModel truth, RingRule as) {
+    List<RackCalibration.Cell> cells = new ArrayList<>();
+    for (long bytes : new long[] {64L << 10, 1L << 20, 4L << 20, 16L << 20}) {
+      for (int g : new int[] {2, 4}) {
+        int[][] groups = new RackCalibration.Cell(4, g, bytes, 1, as).groups();
+        cells.add(new RackCalibration.Cell(4, g, bytes, truth.syncMs(groups, 4, bytes), as));
+      }
+    }
+    return cells;
   }
 
   @Test

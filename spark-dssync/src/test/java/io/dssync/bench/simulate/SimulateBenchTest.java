@@ -9,6 +9,7 @@ import io.dssync.launch.ByteSize;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.allreduce.AllReduceReport;
 import io.dssync.errors.DsSyncException;
+import io.dssync.schedule.RingRule;
 import io.dssync.schedule.ScheduleKind;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -110,6 +111,60 @@ class SimulateBenchTest {
     assertTrue(g.getMessage().contains("--group-size"), g.getMessage());
   }
 
+  /**
+   * Two racks of two behind an 11 MB/s uplink, measured with the direct exchange by a table from before the
+   * all_reduce column: `full` ran direct (--all-reduce direct), `full-ring` the ring its name says.
+   */
+  @Test
+  void aTrainRunIsPredictedWithTheAllReduceItsConfigurationNamesTheOthersWithTheFlag() throws Exception {
+    CostModel direct = new CostModel(0, 0.1, 120, 2, 0.2, 11).withAllReduce(RingRule.DIRECT);
+    CostModel ring = direct.withAllReduce(RingRule.RING);
+    BenchTable table = new BenchTable("allreduce",
+        java.util.Arrays.copyOf(AllReduceReport.COLUMNS, AllReduceReport.COLUMNS.length - 1));
+    for (int g : new int[] {2, 4}) {
+      for (long bytes : new long[] {64L << 10, 1L << 20, 4L << 20, 16L << 20}) {
+        int[][] groups = new RackCalibration.Cell(4, g, bytes, 1, RingRule.DIRECT).groups();
+        double t = direct.syncMs(groups, 4, bytes);
+        table.add("throttled", 4, g, 4 / g, bytes, ByteSize.label(bytes), 5, t, t, 0.0, 0.0, 120.0, 0.0, 0.0, t, 0.0,
+            t);
+      }
+    }
+    Files.createDirectories(out.resolve("allreduce"));
+    Files.writeString(out.resolve("allreduce/allreduce.csv"), table.toCsv());
+    long floats = 422_026;
+    SimulatedSchedule full = new SimulatedSchedule(ScheduleKind.FULL, 0, 0);
+    double directSync = StepTimePrediction.meanSyncMs(direct, full, 4, floats * 4, 42, 8, 62);
+    double ringSync = StepTimePrediction.meanSyncMs(ring, full, 4, floats * 4, 42, 8, 62);
+    Files.createDirectories(out.resolve("train"));
+    Files.writeString(out.resolve("train/runs.csv"), String.join("\n",
+        "network,config,schedule,group_size,global_every,workers,steps,steps_per_stage,compute_ms_per_step,"
+            + "sync_ms_per_step,state_floats",
+        "throttled,full,full,4,0,4,62,8,80," + directSync + "," + floats,
+        "throttled,full-ring,full,4,0,4,62,8,80," + ringSync + "," + floats) + "\n");
+
+    assertEquals(0, run("--out", out.toString(), "--workers", "4", "--trials", "1", "--racks", "2", "--all-reduce",
+        "direct"));
+
+    // Both runs within 3% (and the all-reduce cells), where the two all-reduces differ by more than 20%.
+    assertTrue(ringSync < 0.8 * directSync, ringSync + " vs " + directSync);
+    CsvRows errors = CsvRows.read(out.resolve("simulate/simulate.csv"));
+    assertEquals(8 + 2 * 2, errors.size());
+    for (int r = 0; r < errors.size(); r++) {
+      assertTrue(Math.abs(errors.number(r, "relative_error")) < 0.03, "row " + r + ": " + errors.number(r,
+          "relative_error"));
+    }
+    String md = Files.readString(out.resolve("simulate/summary.md"));
+    assertTrue(md.contains("predictions for all-reduce direct (direct exchange in every group)"), md);
+  }
+
+  @Test
+  void aBadAllReduceNamesTheFlagTheValueAndTheFix() {
+    DsSyncException e = assertThrows(DsSyncException.class, () -> run("--out", out.toString(), "--all-reduce",
+        "tree"));
+    assertTrue(e.getMessage().contains("Invalid --all-reduce = tree") && e.getMessage().contains("Use auto"),
+        e.getMessage());
+  }
+
   /** Six points of the true model, written as the allreduce mode writes them. */
   private void writeAllReduce() throws Exception {
     BenchTable table = new BenchTable("allreduce", AllReduceReport.COLUMNS);
@@ -117,7 +172,7 @@ class SimulateBenchTest {
       for (long bytes : new long[] {4096, 1 << 20, 64L << 20}) {
         double t = TRUTH.groupAllReduceMs(g, bytes);
         table.add("loopback", 4, g, 4 / g, bytes, ByteSize.label(bytes), 5, t, t, 0.0, 0.0, 1000.0, 0.0, 0.0, t, 0.0,
-            t);
+            t, "auto");
       }
     }
     Files.createDirectories(out.resolve("allreduce"));
