@@ -36,14 +36,14 @@ public enum AllReduceAlgorithm {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** Parses a user's value; {@code flag} names where it came from in the error. */
+  /** Parses a user's value; {@code flag} (as users write it: "--all-reduce") names where it came from in the error. */
   public static AllReduceAlgorithm parse(String flag, String value) {
     for (AllReduceAlgorithm a : values()) {
       if (a.label().equalsIgnoreCase(value == null ? "" : value.trim())) {
         return a;
       }
     }
-    throw Errors.invalidFlag(flag, value, "the all-reduce algorithm is one of "
+    throw Errors.invalidSetting(flag, value, "the all-reduce algorithm is one of "
         + Arrays.stream(values()).map(AllReduceAlgorithm::label).toList(),
         "Use auto (the default: ring where a group spans hosts, else direct), direct (fewest round trips,"
             + " sums in rank order) or ring (one flow per link).");

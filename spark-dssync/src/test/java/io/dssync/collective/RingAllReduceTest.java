@@ -170,10 +170,10 @@ public class RingAllReduceTest {
 
   @Test
   void anUnknownAlgorithmNamesTheValueAndTheChoices() {
-    DsSyncException e = assertThrows(DsSyncException.class, () -> AllReduceAlgorithm.parse("--allreduce", "tree"));
-    assertTrue(e.getMessage().contains("tree") && e.getMessage().contains("direct")
+    DsSyncException e = assertThrows(DsSyncException.class, () -> AllReduceAlgorithm.parse("--all-reduce", "tree"));
+    assertTrue(e.getMessage().contains("Invalid --all-reduce = tree") && e.getMessage().contains("direct")
         && e.getMessage().contains("ring"), e.getMessage());
-    assertEquals(AllReduceAlgorithm.RING, AllReduceAlgorithm.parse("--allreduce", " Ring "));
+    assertEquals(AllReduceAlgorithm.RING, AllReduceAlgorithm.parse("--all-reduce", " Ring "));
   }
 
   private static GroupAllReduce ring(InMemoryTransport transport, Duration timeout) {

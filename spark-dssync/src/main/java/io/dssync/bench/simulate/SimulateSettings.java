@@ -57,7 +57,7 @@ record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, i
 
   /** --all-reduce, parsed as train's is (named by the setting, which the error spells --all-reduce). */
   private static RingRule allReduce(CommandFlags flags) {
-    return PlannedAllReduce.ringRule(AllReduceAlgorithm.parse("allReduce", flags.string("--all-reduce", "auto")));
+    return PlannedAllReduce.ringRule(AllReduceAlgorithm.parse("--all-reduce", flags.string("--all-reduce", "auto")));
   }
 
   /** The train runs' steps per stage when they all recorded the same, else 0 (every step averages). */
