@@ -55,7 +55,7 @@ record SimulateSettings(List<Integer> workers, int groupSize, int globalEvery, i
         allReduce(flags));
   }
 
-  /** --all-reduce, parsed as train's is (named by the setting, which the error spells --all-reduce). */
+  /** --all-reduce, parsed as train's is. */
   private static RingRule allReduce(CommandFlags flags) {
     return PlannedAllReduce.ringRule(AllReduceAlgorithm.parse("--all-reduce", flags.string("--all-reduce", "auto")));
   }
