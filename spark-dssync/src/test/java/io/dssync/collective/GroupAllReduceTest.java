@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -125,12 +126,8 @@ class GroupAllReduceTest {
   void aMemberThatNeverPublishesMakesTheOthersTimeOutNamingIt() {
     int g = 3;
     int missing = 1;
-    List<InMemoryTransport> transports = InMemoryTransport.create(g);
-    Throwable[] failures = Members.run(g, rank -> {
-      if (rank != missing) {
-        new GroupAllReduce(transports.get(rank), SHORT_TIMEOUT).average(allRanks(g), new float[30], 12, 0);
-      }
-    });
+    Throwable[] failures = failuresWhileOneIsSilent(g, missing, 30,
+        transport -> new GroupAllReduce(transport, SHORT_TIMEOUT));
     assertNull(failures[missing]);
     for (int rank : new int[] {0, 2}) {
       DsSyncException e = assertInstanceOfDsSync(failures[rank]);
@@ -223,6 +220,20 @@ class GroupAllReduceTest {
   void nonPositiveTimeoutIsRejected() {
     InMemoryTransport transport = InMemoryTransport.create(1).get(0);
     assertThrows(DsSyncException.class, () -> new GroupAllReduce(transport, Duration.ZERO));
+  }
+
+  /**
+   * Every member but {@code missing} averages a vector of {@code length} over all g ranks at step 12
+   * with the all-reduce {@code build} makes; what each member threw (null for none and for the silent one).
+   */
+  static Throwable[] failuresWhileOneIsSilent(int g, int missing, int length,
+      Function<InMemoryTransport, GroupAllReduce> build) {
+    List<InMemoryTransport> transports = InMemoryTransport.create(g);
+    return Members.run(g, rank -> {
+      if (rank != missing) {
+        build.apply(transports.get(rank)).average(allRanks(g), new float[length], 12, 0);
+      }
+    });
   }
 
   static DsSyncException assertInstanceOfDsSync(Throwable failure) {

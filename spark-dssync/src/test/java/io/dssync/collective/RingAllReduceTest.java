@@ -157,12 +157,8 @@ public class RingAllReduceTest {
   void aMemberThatNeverSendsMakesItsSuccessorTimeOutNamingIt() {
     int g = 4;
     int missing = 2;
-    List<InMemoryTransport> transports = InMemoryTransport.create(g);
-    Throwable[] failures = Members.run(g, rank -> {
-      if (rank != missing) {
-        ring(transports.get(rank), SHORT_TIMEOUT).average(GroupAllReduceTest.allRanks(g), new float[40], 12, 0);
-      }
-    });
+    Throwable[] failures =
+        GroupAllReduceTest.failuresWhileOneIsSilent(g, missing, 40, transport -> ring(transport, SHORT_TIMEOUT));
     DsSyncException e = GroupAllReduceTest.assertInstanceOfDsSync(failures[missing + 1]);
     assertEquals(ErrorKind.SYNC_TIMEOUT, e.kind());
     assertTrue(e.getMessage().contains("from rank " + missing), e.getMessage());
