@@ -37,10 +37,13 @@ final class AutoSchedule {
   /** The share of the fit's training time all its probes together may take. */
   static final double PROBE_SHARE = 0.02;
   /**
-   * Measured: unbounded, the sized probe took 3.3-5.5 s on a loaded local-cluster (28 ms message
-   * latency, every pair grown to 4 MiB x 3); the unsized one 242-867 ms over 3 rounds on the testbed.
+   * The first probe's time per round (each rank meets one peer per round): enough for a 1 Gbit/s
+   * pair to settle on 2 MiB and send it three times, and for a pair on a 100 Mbit/s uplink to grow
+   * past the shaper's burst ({@link ProbeSizing} grows a short transfer whatever the budget) and
+   * repeat it. Measured on the 3 x 2 testbed: at 250 ms the probe took 1,077-1,138 ms, 2.7-3.1% of a
+   * 37-40 s fit, at 100 ms about 600 ms.
    */
-  static final double FIRST_PROBE_MS_PER_ROUND = 250;
+  static final double FIRST_PROBE_MS_PER_ROUND = 100;
 
   private final ScheduleSpec base;
   private final int replanEvery;
@@ -83,8 +86,8 @@ final class AutoSchedule {
    * (two latency samples, one bandwidth message at the size the last probe settled on), one reading
    * of every link it measures. A probe whose ranks make a first plan ({@link #firstPlanSpec}: none
    * yet, or for a pool of another size), or one with no stage measured (or R = 0), gets
-   * {@link #FIRST_PROBE_MS_PER_ROUND} per probe round of its {@code workers}, about what the unsized
-   * probe cost on the two-rack testbed: it meets every pair and the racks come from it.
+   * {@link #FIRST_PROBE_MS_PER_ROUND} per probe round of its {@code workers}: it meets every pair and
+   * the racks come from it.
    */
   double probeBudgetMs(double lastStageSeconds, double trainedSeconds, int stagesLeft, int workers) {
     if (firstPlanSpec(workers) != null || replanEvery == 0 || !(lastStageSeconds > 0)) {

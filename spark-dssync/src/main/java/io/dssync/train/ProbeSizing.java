@@ -16,7 +16,11 @@ import java.util.List;
  * from their median, so one delayed message does not move it. A slow link reaches the target at the
  * start size, which keeps the probe short where messages are slow. Within a time budget (the
  * driver's share of training for the probe) the message grows only while three of the larger fit,
- * and repeats only while one more fits.
+ * and repeats only while one more fits; but a transfer under {@link #MIN_TARGET_MS} grows whatever
+ * the budget. Such a reading is jitter, or a traffic shaper's burst: the 128 KiB start size is about
+ * the burst of a 100 Mbit/s uplink, which passes at the host link's rate, and on the 3 x 2 testbed
+ * first probes with little or no budget read 38 and 449 MB/s over a 12.5 MB/s uplink and found the
+ * wrong racks. That growth costs a few ms per message: each is under the floor, or the first past it.
  *
  * <p>A later probe of the same link starts at the size the earlier one settled on ({@code startFloats}):
  * a message no larger than a traffic shaper's burst passes at the host link's rate, so a later probe
@@ -109,8 +113,8 @@ final class ProbeSizing {
    * The size (floats) of the next bandwidth message after messages of {@code floats} took
    * {@code samplesMs}, or {@link #DONE}: larger while the transfer is short beside the target (below
    * the cap, and when {@link #REPEATS} of the larger, each with its small message, fit in
-   * {@code remainingMs}), else the same again until there are {@link #REPEATS} samples or one more
-   * would not fit.
+   * {@code remainingMs}, or the transfer is under {@link #MIN_TARGET_MS}), else the same again until
+   * there are {@link #REPEATS} samples or one more would not fit.
    */
   static int next(int floats, List<Double> samplesMs, double latencyMs, double remainingMs) {
     double ms = LinkMeasurements.median(samplesMs);
@@ -118,7 +122,7 @@ final class ProbeSizing {
     if (transferMs < targetMs(latencyMs) && floats < MAX_FLOATS) {
       int larger = Math.min(MAX_FLOATS, floats * GROWTH);
       double largerMs = latencyMs + Math.max(transferMs, 0) * larger / floats;
-      if (REPEATS * (largerMs + latencyMs) <= remainingMs) {
+      if (transferMs < MIN_TARGET_MS || REPEATS * (largerMs + latencyMs) <= remainingMs) {
         return larger;
       }
     }

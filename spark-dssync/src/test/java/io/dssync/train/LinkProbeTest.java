@@ -76,7 +76,8 @@ class LinkProbeTest {
           boolean met = p != r && (ProbeRounds.partner(r, 0, n) == p || ProbeRounds.partner(r, 2, n) == p);
           assertEquals(met, s.bandwidthMBps()[p] > 0, "rank " + r + " and " + p);
           assertEquals(met, s.latencyMs()[p] > 0, "rank " + r + " and " + p);
-          assertEquals(met ? ProbeSizing.START_FLOATS : 0, s.messageFloats()[p], "budget 0: one message each");
+          // Budget 0: the fixed messages, grown (in memory to the largest) while their transfer is under 5 ms.
+          assertEquals(met, s.messageFloats()[p] >= ProbeSizing.START_FLOATS, "rank " + r + " and " + p);
         }
       }
     } finally {

@@ -116,36 +116,64 @@ class ProbeSizingTest {
 
   @Test
   void aBudgetStopsTheGrowthWhereThreeLargerMessagesWouldNotFit() {
-    // 60 ms for the pair: three 2 MiB messages (19 ms each, with their small ones 62 ms) do not fit
-    // after the first two messages, three of 512 KiB do.
-    SimulatedPair link = new SimulatedPair(2, 125);
+    // 4 ms latency (16.6 ms target), 25 MB/s: 128 KiB takes 5.1 ms beyond the latency, 512 KiB 21 ms.
+    SimulatedPair unbounded = new SimulatedPair(4, 25);
+    ProbeSizing.measure(unbounded, UNBOUNDED);
+    assertEquals(List.of(START, 4 * START, 4 * START, 4 * START), unbounded.sent);
+    // 60 ms for the pair: after the first two messages three of 512 KiB (29 ms each with its small
+    // one) do not fit, so the start size is sent three times.
+    SimulatedPair link = new SimulatedPair(4, 25);
     ProbeSizing.Measured m = ProbeSizing.measure(link, 60);
-    assertEquals(List.of(START, 4 * START, 4 * START, 4 * START), link.sent);
-    assertEquals(125, m.bandwidthMBps(), 1e-6);
+    assertEquals(List.of(START, START, START), link.sent);
+    assertEquals(25, m.bandwidthMBps(), 1e-6);
     // 10 ms: after the first bandwidth message not even a repeat fits.
-    SimulatedPair tight = new SimulatedPair(2, 125);
+    SimulatedPair tight = new SimulatedPair(4, 25);
     ProbeSizing.measure(tight, 10);
     assertEquals(List.of(START), tight.sent);
   }
 
   @Test
-  void aLaterProbeStartingWhereTheFirstSettledIsNotFooledByTheShapersBurst() {
+  void aTransferUnderTheFloorGrowsWhateverTheBudget() {
+    // 1 Gbit/s, 2 ms latency, 10 ms for the pair: 128 KiB (1 ms) and 512 KiB (4 ms) are jitter-sized;
+    // 2 MiB (17 ms) is read, once.
+    SimulatedPair link = new SimulatedPair(2, 125);
+    ProbeSizing.Measured m = ProbeSizing.measure(link, 10);
+    assertEquals(List.of(START, 4 * START, 16 * START), link.sent);
+    assertEquals(125, m.bandwidthMBps(), 1e-6);
+  }
+
+  @Test
+  void aShapersBurstIsGrownPastAndALaterProbeStartsWhereTheFirstSettled() {
     // 12.5 MB/s uplink (100 Mbit/s) with a 125,000-byte burst at 125 MB/s, 1 ms latency.
     SimulatedPair first = shaped();
     ProbeSizing.Measured settled = ProbeSizing.measure(first, UNBOUNDED);
     assertTrue(settled.floats() > START, "the first probe grew past the burst: " + first.sent);
-    // A later probe with a small budget, starting small again, sends 128 KiB messages that are
-    // nearly all burst (growing would not fit): it reads the uplink several times too fast.
+    // A later probe with a small budget, starting small again: its 128 KiB message is nearly all
+    // burst (1.5 ms), so it grows once whatever the budget and reads the uplink within the burst's
+    // share of the larger message.
     SimulatedPair small = shaped();
-    double fooled = ProbeSizing.measure(small, 15).bandwidthMBps();
-    assertEquals(List.of(START, START, START), small.sent);
-    assertTrue(fooled > 3 * 12.5, "read " + fooled + " MB/s");
-    // Starting at the settled size, the same budget reads it within the burst's share of the message.
-    SimulatedPair later = shaped();
-    double read = ProbeSizing.measure(later, 15, settled.floats()).bandwidthMBps();
-    assertEquals(settled.floats(), later.sent.get(0));
-    assertEquals(settled.bandwidthMBps(), read, 1e-9);
+    double read = ProbeSizing.measure(small, 15).bandwidthMBps();
+    assertEquals(List.of(START, 4 * START), small.sent);
     assertTrue(read < 1.5 * 12.5, "read " + read + " MB/s");
+    // Starting at the settled size, the same budget reads what the first probe read: like with like.
+    SimulatedPair later = shaped();
+    double again = ProbeSizing.measure(later, 15, settled.floats()).bandwidthMBps();
+    assertEquals(settled.floats(), later.sent.get(0));
+    assertEquals(settled.bandwidthMBps(), again, 1e-9);
+  }
+
+  @Test
+  void theFirstProbesTimePerRoundMeasuresAHostLinkInFullAndAShapedUplinkPastItsBurst() {
+    // LinkProbe gives each pair of the first probe one round's time.
+    double pairMs = AutoSchedule.FIRST_PROBE_MS_PER_ROUND;
+    // 1 Gbit/s with 2 ms latency: 2 MiB three times, as without a budget.
+    SimulatedPair hostLink = new SimulatedPair(2, 125);
+    ProbeSizing.measure(hostLink, pairMs);
+    assertEquals(List.of(START, 4 * START, 16 * START, 16 * START, 16 * START), hostLink.sent);
+    SimulatedPair uplink = shaped();
+    ProbeSizing.Measured m = ProbeSizing.measure(uplink, pairMs);
+    assertTrue(m.floats() > START, "grew past the burst: " + uplink.sent);
+    assertTrue(m.bandwidthMBps() < 1.5 * 12.5, "read " + m.bandwidthMBps() + " MB/s: " + uplink.sent);
   }
 
   /** An uplink behind a token-bucket shaper: its first 125,000 bytes pass at the host link's 125 MB/s. */
