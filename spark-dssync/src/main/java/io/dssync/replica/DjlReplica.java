@@ -179,6 +179,16 @@ final class DjlReplica implements ModelReplica {
   public Evaluation evaluate(float[] features, int[] labels, int count) {
     checkInputs(features, labels, count);
     TorchRuntime.prepareThread();
+    return score(features, labels, count);
+  }
+
+  @Override
+  public Evaluation evaluate(float[] features, int[] labels, int count, int threads) {
+    checkInputs(features, labels, count);
+    return TorchRuntime.withThreads(threads, () -> score(features, labels, count));
+  }
+
+  private Evaluation score(float[] features, int[] labels, int count) {
     Objective.Scorer scorer = objective.scorer();
     try {
       for (int start = 0; start < count; start += EVAL_BATCH) {

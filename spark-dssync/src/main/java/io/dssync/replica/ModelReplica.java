@@ -55,6 +55,13 @@ public interface ModelReplica extends AutoCloseable {
   Evaluation evaluate(float[] features, int[] labels, int count);
 
   /**
+   * As {@link #evaluate(float[], int[], int)}, with up to {@code threads} intra-op threads on the
+   * calling thread instead of the replica's: for the driver between stages, when no replica of this
+   * JVM trains and that many cores are idle. Same result up to the order of float sums.
+   */
+  Evaluation evaluate(float[] features, int[] labels, int count, int threads);
+
+  /**
    * Class probabilities (softmax of the logits) for {@code count} examples in inference mode,
    * row-major: {@code count * numClasses} floats (binary models: P(0), P(1)). Nothing is updated.
    * Masked-LM models score positions, not examples, and refuse.

@@ -67,6 +67,23 @@ final class TorchRuntime {
   }
 
   /**
+   * Runs {@code body} with up to {@code n} intra-op threads on the calling thread, then applies the
+   * JVM's cap there again. Only for work that runs while no replica of this JVM trains (the driver's
+   * evaluation between stages) on cores the caller knows are free: MKL's thread count is not per
+   * thread, so replicas training meanwhile could take that many too.
+   */
+  static <T> T withThreads(int n, Supplier<T> body) {
+    int wanted = Math.max(1, n);
+    JniUtils.setNumThreads(wanted);
+    APPLIED.set(wanted);
+    try {
+      return body.get();
+    } finally {
+      prepareThread();
+    }
+  }
+
+  /**
    * Runs {@code body} with libtorch's grad mode set to {@code enabled} on this thread and restores
    * it after. Grad mode is thread-local in libtorch, which is what lets replicas on different
    * threads record and run backward passes at the same time (unlike DJL's JVM-wide

@@ -143,6 +143,8 @@ public final class DsSyncTrainer {
     int stages = (int) ((totalSteps + k - 1) / k);
     String runId = UUID.randomUUID().toString().substring(0, 8);
     int threads = config.get(TrainerConfig.THREADS_PER_WORKER);
+    int evalThreads = EvaluationThreads.of(sc.master(), sc.getConf().getInt("spark.driver.cores", 1),
+        Runtime.getRuntime().availableProcessors());
     LearningRateSchedule lr = config.learningRateSchedule(totalSteps);
     CheckpointStore store = checkpointStore(sc);
 
@@ -188,7 +190,7 @@ public final class DsSyncTrainer {
             results.size());
         boolean evaluate = data.test() != null && ((stage + 1) % config.get(TrainerConfig.EVAL_EVERY) == 0
             || stage == stages - 1);
-        Evaluation eval = evaluate ? evaluate(driverReplica, consensus, data.test()) : null;
+        Evaluation eval = evaluate ? evaluate(driverReplica, consensus, data.test(), evalThreads) : null;
         StageMetrics metrics = StageSummaries.summarize(done.work(), results, seconds,
             (double) end / stepsPerEpoch, (long) results.size() * batch, eval);
         history.add(metrics);
@@ -433,8 +435,9 @@ public final class DsSyncTrainer {
     return new ConsensusState(state, new float[replica.optimizerStateSize()], 0);
   }
 
-  private static Evaluation evaluate(ModelReplica replica, ConsensusState consensus, LabeledArrays test) {
+  /** Evaluates the consensus on the test split with {@code threads} ({@link EvaluationThreads}): no stage runs now. */
+  private static Evaluation evaluate(ModelReplica replica, ConsensusState consensus, LabeledArrays test, int threads) {
     replica.writeState(consensus.state());
-    return replica.evaluate(test.features(), test.labels(), test.size());
+    return replica.evaluate(test.features(), test.labels(), test.size(), threads);
   }
 }
