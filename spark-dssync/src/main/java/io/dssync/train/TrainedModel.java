@@ -11,11 +11,15 @@ import java.io.Serializable;
 /** The consensus model: its spec and its flat state (parameters and BatchNorm statistics). */
 public record TrainedModel(ModelSpec spec, float[] state) implements Serializable {
 
-  /** Evaluates on {@code data} with a short-lived replica on this JVM. */
+  /**
+   * Evaluates on {@code data} with a short-lived replica on this JVM, with up to {@code threads}
+   * intra-op threads on the calling thread, even where this JVM's replicas train with fewer (call it
+   * while no fit trains here, or those replicas may share MKL's thread count for its duration).
+   */
   public Evaluation evaluate(LabeledArrays data, int threads) {
     try (ModelReplica replica = Replicas.create(spec, OptimizerSpec.sgd(0, 0), threads)) {
       replica.writeState(state);
-      return replica.evaluate(data.features(), data.labels(), data.size());
+      return replica.evaluate(data.features(), data.labels(), data.size(), threads);
     }
   }
 }
