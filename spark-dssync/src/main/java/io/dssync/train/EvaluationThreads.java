@@ -1,5 +1,6 @@
 package io.dssync.train;
 
+import io.dssync.errors.Errors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,11 +19,11 @@ final class EvaluationThreads {
 
   /**
    * @param master the Spark master URL
-   * @param driverCores {@code spark.driver.cores}
+   * @param driverCores {@code spark.driver.cores} as set (read only off local masters, which ignore it)
    * @param available the processors this JVM sees
    */
-  static int of(String master, int driverCores, int available) {
-    int cores = driverCores;
+  static int of(String master, String driverCores, int available) {
+    int cores;
     Matcher local = LOCAL.matcher(master);
     Matcher cluster = LOCAL_CLUSTER.matcher(master);
     if (local.matches()) {
@@ -30,7 +31,22 @@ final class EvaluationThreads {
       cores = n == null ? 1 : n.equals("*") ? available : Integer.parseInt(n);
     } else if (cluster.matches()) {
       cores = Integer.parseInt(cluster.group(1)) * Integer.parseInt(cluster.group(2));
+    } else {
+      cores = driverCores(driverCores);
     }
     return Math.max(1, Math.min(cores, available));
+  }
+
+  private static int driverCores(String value) {
+    try {
+      int cores = Integer.parseInt(value.trim());
+      if (cores >= 1) {
+        return cores;
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the value
+    }
+    throw Errors.invalidSetting("spark.driver.cores", value, "a whole number of cores, at least 1",
+        "Set it to the cores the driver may use (default 1).");
   }
 }
