@@ -38,21 +38,26 @@ public final class NativeAllocator {
         .collect(Collectors.joining(" "));
   }
 
+  /** What glibc's defaults cost replicas that train. */
+  public static final String REPLICA_COST = "steps can take 2x as long and replicas wait for each other in every"
+      + " average";
+
   /**
-   * A warning for a process about to run replicas with glibc's defaults, or empty when the
+   * A warning for a process about to run PyTorch with glibc's defaults, or empty when the
    * environment already tunes malloc (these variables or GLIBC_TUNABLES) or the OS is not Linux.
    *
-   * @param where who runs the replicas, for the message ("this JVM (local[4])", "the executors")
+   * @param where who runs PyTorch, for the message ("this JVM (local[4])", "the executors")
    * @param env the environment those processes get
+   * @param cost what the defaults cost there, for the message
    * @param fix how to set the variables there
    */
-  public static Optional<String> defaultsWarning(String where, Map<String, String> env, String osName, String fix) {
+  public static Optional<String> defaultsWarning(String where, Map<String, String> env, String osName, String cost,
+      String fix) {
     if (!osName.toLowerCase(Locale.ROOT).contains("linux") || env.containsKey("GLIBC_TUNABLES")
         || ENVIRONMENT.keySet().stream().anyMatch(env::containsKey)) {
       return Optional.empty();
     }
-    return Optional.of(String.format(Locale.ROOT, "PyTorch replicas in %s run with glibc's default malloc, which"
-        + " returns every step's tensors to the kernel and faults them in again: steps can take 2x as long and"
-        + " replicas wait for each other in every average. %s", where, fix));
+    return Optional.of(String.format(Locale.ROOT, "PyTorch in %s runs with glibc's default malloc, which returns"
+        + " every tensor's memory to the kernel and faults it in again: %s. %s", where, cost, fix));
   }
 }

@@ -106,6 +106,9 @@ public final class DsSyncTrainer {
       executorEnv.put(e._1(), e._2());
     }
     allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+    if (data.test() != null) {
+      evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+    }
     ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
         data.width(), data.numClasses(), config.get(TrainerConfig.SEED), data.vocabSize());
     boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
@@ -373,6 +376,22 @@ public final class DsSyncTrainer {
   }
 
   /**
+   * Off local masters the replicas run on executors, but this JVM still evaluates the consensus
+   * between stages with PyTorch: under glibc's defaults that took 4x as long (2.1-2.8 s against
+   * 0.5-0.6 s for 2,000 test images on the netns testbed), time no stage runs in.
+   */
+  static java.util.Optional<String> evaluationAllocatorWarning(String master, Map<String, String> processEnv,
+      String osName) {
+    if (master.startsWith("local[") || master.equals("local")) {
+      return java.util.Optional.empty(); // allocatorWarning covers this JVM, which runs the replicas too
+    }
+    return NativeAllocator.defaultsWarning("the driver (" + master + ")", processEnv, osName,
+        "its evaluation of the consensus between stages can take 4x as long", "Set them before the driver JVM"
+            + " starts (dssync-submit does): export " + NativeAllocator.shellLine() + "; a YARN or Kubernetes"
+            + " cluster-mode driver takes them as spark.yarn.appMasterEnv.* or spark.kubernetes.driverEnv.*.");
+  }
+
+  /**
    * Warns when the processes that run replicas will use glibc's default malloc (see
    * {@link NativeAllocator}): this JVM in local mode; else the executors, which get the
    * spark.executorEnv settings and, on local-cluster, this process's environment too.
@@ -381,6 +400,7 @@ public final class DsSyncTrainer {
       Map<String, String> processEnv, String osName) {
     if (master.startsWith("local[") || master.equals("local")) {
       return NativeAllocator.defaultsWarning("this JVM (" + master + ")", processEnv, osName,
+          NativeAllocator.REPLICA_COST,
           "Set them before the JVM starts (the dssync command and the dssync-java Jupyter kernel do): export "
               + NativeAllocator.shellLine());
     }
@@ -391,7 +411,7 @@ public final class DsSyncTrainer {
     String confs = NativeAllocator.ENVIRONMENT.entrySet().stream()
         .map(e -> "--conf spark.executorEnv." + e.getKey() + "=" + e.getValue())
         .collect(java.util.stream.Collectors.joining(" "));
-    return NativeAllocator.defaultsWarning("the executors", env, osName,
+    return NativeAllocator.defaultsWarning("the executors", env, osName, NativeAllocator.REPLICA_COST,
         "Pass " + confs + " (the dssync command and dssync-submit do).");
   }
 

@@ -3,12 +3,14 @@ package io.dssync.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.replica.NativeAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class ExampleJobsTest {
   private static final List<String> SCRIPTS = List.of("dssync-submit", "standalone-cluster", "lib/layout.sh",
+      "lib/malloc-env.sh",
       "testbed/netns-testbed", "examples/local.sh", "examples/standalone.sh", "examples/yarn.sh",
       "examples/kubernetes.sh");
 
@@ -70,6 +73,23 @@ class ExampleJobsTest {
   }
 
   @Test
+  void theDriverGetsTheMallocSettingsInEveryDeployModeAndAValueTheUserSetWins() {
+    List<String> unset = List.of("env", "-u", "MALLOC_MMAP_THRESHOLD_", "-u", "MALLOC_TRIM_THRESHOLD_", "-u",
+        "MALLOC_TOP_PAD_");
+    String out = recordedRun("examples/yarn.sh", unset, Map.of("HADOOP_CONF_DIR", "/nonexistent/hadoop-conf"));
+    for (String setting : NativeAllocator.shellLine().split(" ")) {
+      assertTrue(out.contains("driver-env " + setting), "client-mode driver's environment lacks " + setting
+          + ":\n" + out);
+      assertTrue(out.contains("--conf spark.yarn.appMasterEnv." + setting), out);
+      assertTrue(out.contains("--conf spark.kubernetes.driverEnv." + setting), out);
+    }
+    String own = recordedRun("examples/yarn.sh", List.of("env", "-u", "MALLOC_MMAP_THRESHOLD_", "-u",
+        "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_=1048576"), Map.of("HADOOP_CONF_DIR", "/nonexistent/hadoop-conf"));
+    assertTrue(own.contains("driver-env MALLOC_TOP_PAD_=1048576"), own);
+    assertTrue(own.contains("--conf spark.yarn.appMasterEnv.MALLOC_TOP_PAD_=1048576"), own);
+  }
+
+  @Test
   void sharedJarsReachExecutorsAsLocalUris() {
     String args = recordedSubmit("examples/standalone.sh", Map.of("DSSYNC_SHARED_JARS", "1", "WORKERS", "8"));
     String jars = args.replaceAll(".* --jars (\\S+) .*", "$1");
@@ -87,13 +107,25 @@ class ExampleJobsTest {
     assertTrue(args.contains(Scripts.appJar() + " train --workers 8"), "app jar then its arguments: " + args);
   }
 
-  /** Runs an example with SPARK_HOME pointing at an installation whose spark-submit prints its arguments. */
+  /** The spark-submit line of {@link #recordedRun}. */
   private static String recordedSubmit(String example, Map<String, String> extraEnv) {
+    String out = recordedRun(example, List.of(), extraEnv);
+    return out.lines().filter(l -> l.startsWith("spark-submit ")).findFirst()
+        .orElseThrow(() -> new AssertionError(example + " did not call $SPARK_HOME/bin/spark-submit:\n" + out));
+  }
+
+  /**
+   * Runs an example (after {@code prefix}, such as an env command) with SPARK_HOME pointing at an
+   * installation whose spark-submit prints its arguments and, as "driver-env" lines, the malloc
+   * settings of the environment it was started with.
+   */
+  private static String recordedRun(String example, List<String> prefix, Map<String, String> extraEnv) {
     Path home = Scripts.buildDir().resolve("script-tests/fake-spark-home");
     Path submit = home.resolve("bin/spark-submit");
     try {
       Files.createDirectories(submit.getParent());
-      Files.writeString(submit, "#!/usr/bin/env bash\necho \"spark-submit $*\"\n");
+      Files.writeString(submit, "#!/usr/bin/env bash\necho \"spark-submit $*\"\n"
+          + "env | grep '^MALLOC_' | sed 's/^/driver-env /'\n");
       Files.setPosixFilePermissions(submit, PosixFilePermissions.fromString("rwxr-xr-x"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -101,10 +133,11 @@ class ExampleJobsTest {
     Map<String, String> env = new HashMap<>(Scripts.env());
     env.put("SPARK_HOME", home.toString());
     env.putAll(extraEnv);
-    Scripts.Result r = Scripts.run(List.of(Scripts.script(example).toString()), env, Duration.ofSeconds(60),
+    List<String> command = new ArrayList<>(prefix);
+    command.add(Scripts.script(example).toString());
+    Scripts.Result r = Scripts.run(command, env, Duration.ofSeconds(60),
         Scripts.buildDir().resolve("script-tests/recorded/" + example.replace('/', '_') + ".log"));
     assertEquals(0, r.exitCode(), example + " failed:\n" + r.output());
-    return r.output().lines().filter(l -> l.startsWith("spark-submit ")).findFirst()
-        .orElseThrow(() -> new AssertionError(example + " did not call $SPARK_HOME/bin/spark-submit:\n" + r.output()));
+    return r.output();
   }
 }

@@ -45,6 +45,19 @@ class MallocSettingsWarningTest {
   }
 
   @Test
+  void aDriverOffLocalMastersIsWarnedForItsEvaluationsUnlessItsEnvironmentHasTheSettings() {
+    Optional<String> w = DsSyncTrainer.evaluationAllocatorWarning("spark://127.0.0.1:7077", Map.of(), "Linux");
+    assertTrue(w.isPresent());
+    assertTrue(w.get().contains("the driver (spark://127.0.0.1:7077)"), w.get());
+    assertTrue(w.get().contains("export " + NativeAllocator.shellLine()), w.get());
+    assertTrue(w.get().contains("spark.yarn.appMasterEnv."), w.get());
+    assertEquals(Optional.empty(), DsSyncTrainer.evaluationAllocatorWarning("yarn", TUNED, "Linux"));
+    assertTrue(DsSyncTrainer.evaluationAllocatorWarning("local-cluster[2,1,1024]", Map.of(), "Linux").isPresent());
+    // In local mode the driver runs the replicas too: allocatorWarning names it once.
+    assertEquals(Optional.empty(), DsSyncTrainer.evaluationAllocatorWarning("local[4]", Map.of(), "Linux"));
+  }
+
+  @Test
   void theScriptsSettingsFileHoldsTheSameValuesAsTheLibrary() throws Exception {
     Path file = Path.of("").toAbsolutePath().getParent().resolve("submit-scripts").resolve("malloc-env");
     assertEquals(NativeAllocator.shellLine(), Files.readString(file).strip());
