@@ -146,7 +146,8 @@ public final class DsSyncTrainer {
     int stages = (int) ((totalSteps + k - 1) / k);
     String runId = UUID.randomUUID().toString().substring(0, 8);
     int threads = config.get(TrainerConfig.THREADS_PER_WORKER);
-    int evalThreads = EvaluationThreads.of(sc.master(), sc.getConf().get("spark.driver.cores", "1"),
+    int evalThreads = EvaluationThreads.of(sc.master(), sc.getConf().get("spark.submit.deployMode", "client"),
+        sc.getConf().contains("spark.driver.cores") ? sc.getConf().get("spark.driver.cores") : null,
         Runtime.getRuntime().availableProcessors());
     LearningRateSchedule lr = config.learningRateSchedule(totalSteps);
     CheckpointStore store = checkpointStore(sc);
