@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
  */
 final class EvaluationThreads {
   private static final Pattern LOCAL = Pattern.compile("local(?:\\[(\\*|\\d+)(?:,\\s*\\d+)?])?");
-  private static final Pattern LOCAL_CLUSTER = Pattern.compile("local-cluster\\[\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,.*]");
 
   private EvaluationThreads() {}
 
@@ -29,12 +28,12 @@ final class EvaluationThreads {
   static int of(String master, String deployMode, String driverCores, int available) {
     int cores;
     Matcher local = LOCAL.matcher(master);
-    Matcher cluster = LOCAL_CLUSTER.matcher(master);
+    java.util.Optional<LocalClusterMaster> cluster = LocalClusterMaster.parse(master);
     if (local.matches()) {
       String n = local.group(1);
       cores = n == null ? 1 : n.equals("*") ? available : Integer.parseInt(n);
-    } else if (cluster.matches()) {
-      cores = Integer.parseInt(cluster.group(1)) * Integer.parseInt(cluster.group(2));
+    } else if (cluster.isPresent()) {
+      cores = cluster.get().cores();
     } else if (driverCores != null) {
       cores = driverCores(driverCores);
     } else {

@@ -9,6 +9,7 @@ import io.dssync.launch.ByteSize;
 import io.dssync.launch.CommandFlags;
 import io.dssync.launch.SparkSessions;
 import io.dssync.train.ClusterSlots;
+import io.dssync.train.LocalClusterMaster;
 import io.dssync.train.TrainerConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -18,8 +19,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -33,7 +32,6 @@ import scala.reflect.ClassTag$;
 public final class AllReduceBench implements BenchMode {
   static final String DEFAULT_MASTER = "local-cluster[4,1,1536]";
   static final List<Long> DEFAULT_SIZES = LongSizes.everyFourTimes(4L << 10, 256L << 20);
-  private static final Pattern LOCAL_CLUSTER = Pattern.compile("local-cluster\\[(\\d+),\\s*(\\d+),\\s*(\\d+)]");
   private static final Set<String> FLAGS = Set.of("--master", "--workers", "--sizes", "--groups", "--warmup",
       "--iters", "--raw-bytes", "--raw-repeats", "--network", "--out", "--timeout-ms", "--peer", "--all-reduce");
   private static final Set<String> PEERS = Set.of("none", "gloo");
@@ -176,8 +174,7 @@ public final class AllReduceBench implements BenchMode {
 
   /** N of {@code local-cluster[N,cores,mb]}; 4 for other masters. */
   static int defaultWorkers(String master) {
-    Matcher m = LOCAL_CLUSTER.matcher(master);
-    return m.matches() ? Integer.parseInt(m.group(1)) : 4;
+    return LocalClusterMaster.parse(master).map(LocalClusterMaster::executors).orElse(4);
   }
 
   /**
@@ -186,9 +183,7 @@ public final class AllReduceBench implements BenchMode {
    * worker's whole memory unless the user chose a size (system properties become Spark settings).
    */
   private static void giveExecutorsTheWorkersMemory(String master) {
-    Matcher m = LOCAL_CLUSTER.matcher(master);
-    if (m.matches() && System.getProperty("spark.executor.memory") == null) {
-      System.setProperty("spark.executor.memory", m.group(3) + "m");
-    }
+    LocalClusterMaster.parse(master).filter(m -> System.getProperty("spark.executor.memory") == null)
+        .ifPresent(m -> System.setProperty("spark.executor.memory", m.memoryMb() + "m"));
   }
 }
