@@ -25,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
@@ -112,6 +113,7 @@ public final class DsSyncTrainer {
     ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
         data.width(), data.numClasses(), config.get(TrainerConfig.SEED), data.vocabSize());
     boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     WorkerPool pool;
     long examples;
     long inputRows = 0;
@@ -123,9 +125,13 @@ public final class DsSyncTrainer {
             data.numClasses());
       }
       Dataset<Row> frame = input;
-      pool = new WorkerPool(WorkerPool.Slots.of(sc), n, config.minWorkers(), slotWait,
-          size -> ShardedData.shard(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
-              data.numClasses(), size),
+      // Examples already in this JVM are cut into shards directly (same shards, without reading the
+      // rows back); skipping bad records needs the frame's row-by-row path.
+      IntFunction<JavaRDD<LabeledArrays>> sharding = data.inMemory() != null && !skipBad
+          ? size -> ShardedData.shard(jsc, data.inMemory(), size)
+          : size -> ShardedData.shard(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
+              data.numClasses(), size);
+      pool = new WorkerPool(WorkerPool.Slots.of(sc), n, config.minWorkers(), slotWait, sharding,
           this::schedulePlan);
       examples = pool.shards().map(LabeledArrays::size).reduce(Integer::sum);
     } catch (DsSyncException e) {
@@ -153,7 +159,6 @@ public final class DsSyncTrainer {
     CheckpointStore store = checkpointStore(sc);
 
     List<StageMetrics> history = new ArrayList<>();
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     long started = System.nanoTime();
     try (pool; ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
       ConsensusState consensus = initialState(driverReplica);

@@ -3,6 +3,8 @@ package io.dssync.train;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.frame.DataFrames;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -10,8 +12,10 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The training input: a DataFrame with a features column (vector or numeric array) and a label
  * column, the input shape the model expects, the class count, an optional test split that the
- * driver evaluates the consensus model on (null for none), and the id vocabulary size of token or
- * click-log inputs (0 for dense inputs).
+ * driver evaluates the consensus model on (null for none), the id vocabulary size of token or
+ * click-log inputs (0 for dense inputs), and, when the frame was made from examples already in
+ * this JVM, a broadcast of them (else null): the trainer then cuts the shards from it instead of
+ * reading the frame's rows back.
  */
 public record TrainingData(
     Dataset<Row> frame,
@@ -22,12 +26,19 @@ public record TrainingData(
     int width,
     int numClasses,
     LabeledArrays test,
-    int vocabSize) {
+    int vocabSize,
+    Broadcast<LabeledArrays> inMemory) {
 
   /** Dense inputs (no id vocabulary). */
   public TrainingData(Dataset<Row> frame, String featuresCol, String labelCol, int channels, int height,
       int width, int numClasses, LabeledArrays test) {
     this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, 0);
+  }
+
+  /** A DataFrame only (no examples in this JVM). */
+  public TrainingData(Dataset<Row> frame, String featuresCol, String labelCol, int channels, int height,
+      int width, int numClasses, LabeledArrays test, int vocabSize) {
+    this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, vocabSize, null);
   }
 
   public int featureSize() {
@@ -36,8 +47,9 @@ public record TrainingData(
 
   /** Wraps a loaded dataset: the training split as a DataFrame, the test split kept on the driver. */
   public static TrainingData of(SparkSession spark, DatasetSplits splits, int slices) {
-    Dataset<Row> frame = DataFrames.toDataFrame(spark, splits.train(), slices);
+    Broadcast<LabeledArrays> train = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(splits.train());
+    Dataset<Row> frame = DataFrames.toDataFrame(spark, train, slices);
     return new TrainingData(frame, "features", "label", splits.channels(), splits.height(),
-        splits.width(), splits.train().numClasses(), splits.test(), splits.vocabSize());
+        splits.width(), splits.train().numClasses(), splits.test(), splits.vocabSize(), train);
   }
 }

@@ -43,12 +43,17 @@ public final class DataFrames {
    * rows are built on the executors from float slices, half the bytes of double vectors.
    */
   public static Dataset<Row> toDataFrame(SparkSession spark, LabeledArrays data, int numSlices) {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    return toDataFrame(spark, jsc.broadcast(data), numSlices);
+  }
+
+  /** As above from a broadcast of the examples, which the caller may use for other work too. */
+  public static Dataset<Row> toDataFrame(SparkSession spark, Broadcast<LabeledArrays> shared, int numSlices) {
     if (numSlices < 1) {
       throw Errors.invalidSetting("numSlices", numSlices, "must be at least 1",
           "Pass the number of partitions wanted, e.g. the number of workers.");
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    Broadcast<LabeledArrays> shared = jsc.broadcast(data);
     // Exactly numSlices partitions, some empty when there are fewer examples than slices.
     List<Integer> sliceIds = java.util.stream.IntStream.range(0, numSlices).boxed().toList();
     JavaRDD<Row> rows = jsc.parallelize(sliceIds, numSlices)

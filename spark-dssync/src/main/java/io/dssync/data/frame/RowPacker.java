@@ -4,6 +4,7 @@ import io.dssync.data.LabeledArrays;
 import io.dssync.errors.Errors;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.SparseVector;
 
@@ -85,8 +86,7 @@ final class RowPacker {
     }
     double d = number.doubleValue();
     if (!(d >= 0 && d < numClasses && d == Math.rint(d))) {
-      throw bad("the label " + value + " is not an integer in 0.." + (numClasses - 1),
-          "Index labels to 0.." + (numClasses - 1) + " or raise numClasses");
+      throw bad(notALabel(value, numClasses), labelFix(numClasses));
     }
     return (int) d;
   }
@@ -120,10 +120,45 @@ final class RowPacker {
     float f = (float) value;
     // Checked after narrowing: a double beyond float range becomes infinite in training too.
     if (!Float.isFinite(f)) {
-      throw bad("feature " + index + " is " + value + " (not finite as a float)",
-          "Drop or repair rows with NaN or infinite features");
+      throw bad(notFinite(index, value), NOT_FINITE_FIX);
     }
     return f;
+  }
+
+  /**
+   * Checks examples already packed (the in-memory path of {@link ShardedData}) as {@link #add}
+   * checks rows: labels in 0..numClasses-1 and finite features. {@code rowOf} maps an example's
+   * index to the row number the error names.
+   */
+  static void check(LabeledArrays examples, String where, IntToLongFunction rowOf) {
+    int d = examples.featureSize();
+    int classes = examples.numClasses();
+    float[] features = examples.features();
+    for (int k = 0; k < examples.size(); k++) {
+      int label = examples.labels()[k];
+      if (label < 0 || label >= classes) {
+        throw Errors.badRecord(where + ", row " + rowOf.applyAsLong(k), notALabel(label, classes), labelFix(classes));
+      }
+      for (int j = 0, at = k * d; j < d; j++, at++) {
+        if (!Float.isFinite(features[at])) {
+          throw Errors.badRecord(where + ", row " + rowOf.applyAsLong(k), notFinite(j, features[at]), NOT_FINITE_FIX);
+        }
+      }
+    }
+  }
+
+  private static final String NOT_FINITE_FIX = "Drop or repair rows with NaN or infinite features";
+
+  private static String notFinite(int index, double value) {
+    return "feature " + index + " is " + value + " (not finite as a float)";
+  }
+
+  private static String notALabel(Object value, int numClasses) {
+    return "the label " + value + " is not an integer in 0.." + (numClasses - 1);
+  }
+
+  private static String labelFix(int numClasses) {
+    return "Index labels to 0.." + (numClasses - 1) + " or raise numClasses";
   }
 
   private RuntimeException bad(String problem, String fix) {

@@ -3,11 +3,16 @@ package io.dssync.data.frame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.errors.DsSyncException;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
 import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -62,5 +67,43 @@ class DataFramesSparkTest {
     LabeledArrays back = DataFrames.collect(rows.iterator(), 1, 0, 784, 10, "in array rows");
     assertArrayEquals(input.features(), back.features());
     assertArrayEquals(input.labels(), back.labels());
+  }
+
+  @Test
+  void examplesInMemoryAreShardedExactlyAsTheirDataFrameIs() {
+    LabeledArrays input = realTest.head(23);
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<LabeledArrays> shared = jsc.broadcast(input);
+    for (int workers : new int[] {1, 2, 3, 5}) {
+      // The frame in 2 partitions: its shards come through the shuffle of pieces.
+      List<LabeledArrays> viaFrame = ShardedData.shard(DataFrames.toDataFrame(spark, shared, 2), "features", "label",
+          784, 10, workers).collect();
+      List<LabeledArrays> inMemory = ShardedData.shard(jsc, shared, workers).collect();
+      assertEquals(workers, inMemory.size());
+      for (int r = 0; r < workers; r++) {
+        assertArrayEquals(viaFrame.get(r).features(), inMemory.get(r).features(), "shard " + r + " of " + workers);
+        assertArrayEquals(viaFrame.get(r).labels(), inMemory.get(r).labels(), "shard " + r + " of " + workers);
+      }
+    }
+  }
+
+  @Test
+  void inMemoryShardsAreCheckedAsRowsAreAndTheBadExampleIsNamed() {
+    LabeledArrays input = realTest.head(10);
+    float[] features = input.features().clone();
+    features[7 * 784 + 3] = Float.NaN;
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Exception nan = assertThrows(Exception.class, () -> ShardedData.shard(jsc,
+        jsc.broadcast(new LabeledArrays(features, input.labels(), 784, 10)), 3));
+    assertTrue(nan.getMessage().contains("in the training set, row 7"), nan.getMessage());
+    assertTrue(nan.getMessage().contains("feature 3 is NaN"), nan.getMessage());
+    int[] labels = input.labels().clone();
+    labels[4] = 10;
+    Exception label = assertThrows(Exception.class, () -> ShardedData.shard(jsc,
+        jsc.broadcast(new LabeledArrays(input.features(), labels, 784, 10)), 2));
+    assertTrue(label.getMessage().contains("row 4") && label.getMessage().contains("the label 10 is not an integer"),
+        label.getMessage());
+    DsSyncException few = assertThrows(DsSyncException.class, () -> ShardedData.shard(jsc, jsc.broadcast(input), 11));
+    assertTrue(few.getMessage().contains("10 examples, fewer than the 11 workers"), few.getMessage());
   }
 }
