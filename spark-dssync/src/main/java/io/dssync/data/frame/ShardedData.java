@@ -1,6 +1,7 @@
 package io.dssync.data.frame;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -46,8 +47,7 @@ public final class ShardedData {
     }
     if (total < workers) {
       blocks.unpersist(false);
-      throw Errors.badRecord("set", "it has " + total + " examples, fewer than the " + workers
-          + " workers, so some worker would get an empty shard", "Use fewer workers or more data");
+      throw tooFewExamples(total, workers);
     }
     JavaPairRDD<Integer, Piece> pieces = blocks
         .mapPartitionsWithIndex((p, it) -> split(p, offsets[p], it.next(), workers).iterator(), true)
@@ -70,8 +70,7 @@ public final class ShardedData {
   public static JavaRDD<LabeledArrays> shard(JavaSparkContext jsc, Broadcast<LabeledArrays> data, int workers) {
     LabeledArrays block = data.value();
     if (block.size() < workers) {
-      throw Errors.badRecord("set", "it has " + block.size() + " examples, fewer than the " + workers
-          + " workers, so some worker would get an empty shard", "Use fewer workers or more data");
+      throw tooFewExamples(block.size(), workers);
     }
     List<Integer> ranks = java.util.stream.IntStream.range(0, workers).boxed().toList();
     JavaRDD<LabeledArrays> shards = jsc.parallelize(ranks, workers)
@@ -79,6 +78,11 @@ public final class ShardedData {
         .persist(StorageLevel.MEMORY_AND_DISK());
     shards.count(); // cut and check now, as the DataFrame path does
     return shards;
+  }
+
+  private static DsSyncException tooFewExamples(long total, int workers) {
+    return Errors.badRecord("set", "it has " + total + " examples, fewer than the " + workers
+        + " workers, so some worker would get an empty shard", "Use fewer workers or more data");
   }
 
   /** Cuts one input block into N pieces, piece r holding its examples with global index = r mod N. */
