@@ -43,16 +43,14 @@ public final class DataFrames {
    * rows are built on the executors from float slices, half the bytes of double vectors.
    */
   public static Dataset<Row> toDataFrame(SparkSession spark, LabeledArrays data, int numSlices) {
+    requireSlices(numSlices); // before the broadcast, which a bad count would waste
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     return toDataFrame(spark, jsc.broadcast(data), numSlices);
   }
 
   /** As above from a broadcast of the examples, which the caller may use for other work too. */
   public static Dataset<Row> toDataFrame(SparkSession spark, Broadcast<LabeledArrays> shared, int numSlices) {
-    if (numSlices < 1) {
-      throw Errors.invalidSetting("numSlices", numSlices, "must be at least 1",
-          "Pass the number of partitions wanted, e.g. the number of workers.");
-    }
+    requireSlices(numSlices);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     // Exactly numSlices partitions, some empty when there are fewer examples than slices.
     List<Integer> sliceIds = java.util.stream.IntStream.range(0, numSlices).boxed().toList();
@@ -62,6 +60,13 @@ public final class DataFrames {
         DataTypes.createStructField(FEATURES, SQLDataTypes.VectorType(), false),
         DataTypes.createStructField(LABEL, DataTypes.DoubleType, false)});
     return spark.createDataFrame(rows, schema);
+  }
+
+  private static void requireSlices(int numSlices) {
+    if (numSlices < 1) {
+      throw Errors.invalidSetting("numSlices", numSlices, "must be at least 1",
+          "Pass the number of partitions wanted, e.g. the number of workers.");
+    }
   }
 
   /**

@@ -70,6 +70,12 @@ class DataFramesSparkTest {
   }
 
   @Test
+  void aSliceCountBelowOneIsNamed() {
+    DsSyncException e = assertThrows(DsSyncException.class, () -> DataFrames.toDataFrame(spark, realTest.head(3), 0));
+    assertTrue(e.getMessage().contains("numSlices"), e.getMessage());
+  }
+
+  @Test
   void examplesInMemoryAreShardedExactlyAsTheirDataFrameIs() {
     LabeledArrays input = realTest.head(23);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
