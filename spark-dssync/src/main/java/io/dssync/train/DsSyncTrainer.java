@@ -362,13 +362,17 @@ public final class DsSyncTrainer {
     return dir.isEmpty() ? null : new CheckpointStore(dir, sc.hadoopConfiguration());
   }
 
-  /** The newest verified checkpoint under --resume, checked against this run; null to start fresh. */
+  /** Local mode ({@code local}, {@code local[...]}): the replicas are threads of this JVM. */
+  private static boolean runsReplicasHere(String master) {
+    return master.startsWith("local[") || master.equals("local");
+  }
+
   /**
    * In local mode every replica is a thread of this JVM: more replica threads than cores make each
    * step wait for a core, which is fine for trying things but slows training and skews timings.
    */
   static java.util.Optional<String> oversubscription(String master, int workers, int threadsPerWorker, int cores) {
-    if (!master.startsWith("local[") && !master.equals("local")) {
+    if (!runsReplicasHere(master)) {
       return java.util.Optional.empty();
     }
     long threads = (long) workers * threadsPerWorker;
@@ -383,12 +387,12 @@ public final class DsSyncTrainer {
 
   /**
    * Off local masters the replicas run on executors, but this JVM still evaluates the consensus
-   * between stages with PyTorch: under glibc's defaults that took 4x as long (2.1-2.8 s against
+   * between stages with PyTorch: under glibc's defaults that took 4x as long (2.1-4.6 s against
    * 0.5-0.6 s for 2,000 test images on the netns testbed), time no stage runs in.
    */
   static java.util.Optional<String> evaluationAllocatorWarning(String master, Map<String, String> processEnv,
       String osName) {
-    if (master.startsWith("local[") || master.equals("local")) {
+    if (runsReplicasHere(master)) {
       return java.util.Optional.empty(); // allocatorWarning covers this JVM, which runs the replicas too
     }
     return NativeAllocator.defaultsWarning("the driver (" + master + ")", processEnv, osName,
@@ -404,7 +408,7 @@ public final class DsSyncTrainer {
    */
   static java.util.Optional<String> allocatorWarning(String master, Map<String, String> executorEnv,
       Map<String, String> processEnv, String osName) {
-    if (master.startsWith("local[") || master.equals("local")) {
+    if (runsReplicasHere(master)) {
       return NativeAllocator.defaultsWarning("this JVM (" + master + ")", processEnv, osName,
           NativeAllocator.REPLICA_COST,
           "Set them before the JVM starts (the dssync command and the dssync-java Jupyter kernel do): export "
@@ -421,6 +425,7 @@ public final class DsSyncTrainer {
         "Pass " + confs + " (the dssync command and dssync-submit do).");
   }
 
+  /** The newest verified checkpoint under --resume, checked against this run; null to start fresh. */
   private Checkpoint resume(long totalSteps, ConsensusState fresh) {
     String dir = config.get(TrainerConfig.RESUME);
     if (dir.isEmpty()) {
