@@ -15,6 +15,7 @@ import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.Attribute;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.attribute.NominalAttribute;
+import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
@@ -24,6 +25,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.ml.util.Identifiable$;
 
@@ -272,9 +274,15 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     return (Param<T>) p.settings.get(name);
   }
 
-  /** From the vector size in the column metadata (VectorAssembler writes it), else the first row. */
+  /**
+   * From the vector size in the column metadata (VectorAssembler writes it), else the first row.
+   * Only a vector column has such metadata; Spark's reader of it fails a bare "requirement failed"
+   * on an array column.
+   */
   private int featureSize(Dataset<Row> frame) {
-    int fromMetadata = AttributeGroup.fromStructField(frame.schema().apply(getFeaturesCol())).size();
+    StructField column = frame.schema().apply(getFeaturesCol());
+    int fromMetadata = column.dataType().equals(SQLDataTypes.VectorType())
+        ? AttributeGroup.fromStructField(column).size() : -1;
     if (fromMetadata > 0) {
       return fromMetadata;
     }

@@ -1,5 +1,6 @@
 package io.dssync.ml;
 
+import static org.apache.spark.ml.functions.vector_to_array;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.lit;
@@ -38,11 +39,12 @@ class DsSyncPipelineTest {
   private static SparkSession spark;
   private static Dataset<Row> train;
   private static Dataset<Row> test;
+  private static DatasetSplits data;
 
   @BeforeAll
   static void start() {
     spark = TestSpark.session();
-    DatasetSplits data = TestData.fashionMnist(1_024, 200);
+    data = TestData.fashionMnist(1_024, 200);
     train = withStringLabels(DataFrames.toDataFrame(spark, data.train(), 4));
     test = withStringLabels(DataFrames.toDataFrame(spark, data.test(), 2));
   }
@@ -107,6 +109,23 @@ class DsSyncPipelineTest {
     MetricsRun run = MetricsRun.read(metrics, spark.sparkContext().hadoopConfiguration());
     assertEquals(summary.totalSteps(), run.steps().size(), "one metrics line per step");
     assertEquals(summary.history().size(), run.stages().size(), "one metrics line per stage");
+  }
+
+  @Test
+  void anArrayOfNumbersAsFeaturesFitsAndPredicts() {
+    // vector_to_array: the column a user holding arrays passes; fit once failed on it reading vector metadata.
+    Dataset<Row> arrays = DataFrames.toDataFrame(spark, data.train(), 4)
+        .withColumn("features", vector_to_array(col("features"), "float32"));
+    DsSyncClassificationModel model = new DsSyncClassifier()
+        .setWorkers(2).setSchedule("full").setEpochs(2).setBatchSize(32).setStepsPerStage(8)
+        .setModel("mlp").setLearningRate(0.05).setSetting(TrainerConfig.SLOT_WAIT_MS, 5_000)
+        .fit(arrays);
+    assertEquals(28, model.spec().height(), "784 numbers per row are derived as a 1 x 28 x 28 image");
+    List<Row> predicted = model.transform(DataFrames.toDataFrame(spark, data.test(), 2)
+        .withColumn("features", vector_to_array(col("features"), "float32")))
+        .select("label", "prediction").collectAsList();
+    assertEquals(data.test().size(), predicted.size());
+    assertTrue(accuracy(predicted) > 0.4, "test accuracy on real Fashion-MNIST: " + accuracy(predicted));
   }
 
   @Test
