@@ -2,6 +2,7 @@ package io.dssync.data;
 
 import io.dssync.errors.Errors;
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * Examples as flat arrays: {@code features} row-major with {@code featureSize} floats per example,
@@ -28,5 +29,27 @@ public record LabeledArrays(float[] features, int[] labels, int featureSize, int
     int[] l = new int[m];
     System.arraycopy(labels, 0, l, 0, m);
     return new LabeledArrays(f, l, featureSize, numClasses);
+  }
+
+  /** The examples of {@code parts} one after the other (at least one part; all of one feature size). */
+  public static LabeledArrays concat(List<LabeledArrays> parts) {
+    LabeledArrays first = parts.get(0);
+    int d = first.featureSize();
+    int n = 0;
+    for (LabeledArrays p : parts) {
+      n += p.size();
+    }
+    float[] f = new float[n * d];
+    int[] l = new int[n];
+    int at = 0;
+    for (LabeledArrays p : parts) {
+      if (p.featureSize() != d) {
+        throw Errors.lengthMismatch("features per example", d, p.featureSize());
+      }
+      System.arraycopy(p.features(), 0, f, at * d, p.size() * d);
+      System.arraycopy(p.labels(), 0, l, at, p.size());
+      at += p.size();
+    }
+    return new LabeledArrays(f, l, d, first.numClasses());
   }
 }

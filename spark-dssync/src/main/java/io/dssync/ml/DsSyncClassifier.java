@@ -1,7 +1,7 @@
 package io.dssync.ml;
 
-import io.dssync.data.LabeledArrays;
 import io.dssync.data.frame.DataFrames;
+import io.dssync.data.frame.HoldOut;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
@@ -223,16 +223,11 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     int classes = numClasses(frame);
     frame = input.encode(frame);
     double fraction = (Double) getOrDefault(p.validationFraction);
-    LabeledArrays validation = null;
-    if (fraction > 0) {
-      Dataset<Row>[] split = frame.randomSplit(new double[] {1 - fraction, fraction},
-          config.get(TrainerConfig.SEED));
-      frame = split[0];
-      validation = DataFrames.collect(split[1].toLocalIterator(), 0, 1, featureSize, classes,
-          "in the validation split");
-    }
+    // Held out while the trainer cuts the shards: one read of the rows, where randomSplit read them
+    // once per split and sorted every partition.
+    HoldOut holdOut = fraction > 0 ? new HoldOut(fraction, config.get(TrainerConfig.SEED)) : null;
     TrainingData data = new TrainingData(frame, getFeaturesCol(), getLabelCol(), shape.channels(),
-        shape.height(), shape.width(), classes, validation, input.vocabSize());
+        shape.height(), shape.width(), classes, null, input.vocabSize(), null, holdOut);
     ProgressListener listener = progress.andThen(new SparkUiMetrics(dataset.sparkSession().sparkContext()));
     String metricsPath = getOrDefault(p.metricsPath);
     try (MetricsLog log = metricsPath.isEmpty() ? null

@@ -2,6 +2,7 @@ package io.dssync.train;
 
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.frame.DataFrames;
+import io.dssync.data.frame.HoldOut;
 import io.dssync.data.frame.ShardedData;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
@@ -25,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaFutureAction;
@@ -107,15 +109,13 @@ public final class DsSyncTrainer {
       executorEnv.put(e._1(), e._2());
     }
     allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
-    if (data.test() != null) {
-      evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
-    }
     ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
         data.width(), data.numClasses(), config.get(TrainerConfig.SEED), data.vocabSize());
     boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     WorkerPool pool;
     long examples;
+    LabeledArrays test;
     long inputRows = 0;
     try {
       Dataset<Row> input = data.frame();
@@ -126,21 +126,31 @@ public final class DsSyncTrainer {
       }
       Dataset<Row> frame = input;
       // Examples already in this JVM are cut into shards directly (same shards, without reading the
-      // rows back); skipping bad records needs the frame's row-by-row path.
+      // rows back); skipping bad records needs the frame's row-by-row path. A hold-out is taken while
+      // the frame's shards are cut; the first cut's is kept (a re-shard holds out the same examples).
+      AtomicReference<LabeledArrays> heldOut = new AtomicReference<>();
       IntFunction<JavaRDD<LabeledArrays>> sharding = data.inMemory() != null && !skipBad
           ? size -> ShardedData.shard(jsc, data.inMemory(), size)
-          : size -> ShardedData.shard(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
-              data.numClasses(), size);
+          : size -> {
+            ShardedData.Cut cut = ShardedData.shard(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
+                data.numClasses(), size, data.holdOut());
+            heldOut.compareAndSet(null, cut.heldOut());
+            return cut.training();
+          };
       pool = new WorkerPool(WorkerPool.Slots.of(sc), n, config.minWorkers(), slotWait, sharding,
           this::schedulePlan);
       examples = pool.shards().map(LabeledArrays::size).reduce(Integer::sum);
+      test = data.holdOut() == null ? data.test() : requireHeldOut(heldOut.get(), data.holdOut(), examples);
     } catch (DsSyncException e) {
       throw e;
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       // Bad records are found on executors; their DsSyncException reaches us as text.
       throw Errors.fromTaskFailure(e);
     }
-    long skippedRecords = skipBad ? inputRows - examples : 0;
+    if (test != null) {
+      evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+    }
+    long skippedRecords = skipBad ? inputRows - examples - (data.holdOut() == null ? 0 : test.size()) : 0;
     if (skippedRecords > 0) {
       LOG.warn("Skipped {} of {} input rows as bad records (--bad-records skip); executor logs show the first"
           + " few per partition", skippedRecords, inputRows);
@@ -197,9 +207,9 @@ public final class DsSyncTrainer {
         startFetches.add(fetched);
         LOG.debug("dssync stage {}: {} of {} workers fetched the start state from the driver", stage + 1, fetched,
             results.size());
-        boolean evaluate = data.test() != null && ((stage + 1) % config.get(TrainerConfig.EVAL_EVERY) == 0
+        boolean evaluate = test != null && ((stage + 1) % config.get(TrainerConfig.EVAL_EVERY) == 0
             || stage == stages - 1);
-        Evaluation eval = evaluate ? evaluate(driverReplica, consensus, data.test(), evalThreads) : null;
+        Evaluation eval = evaluate ? evaluate(driverReplica, consensus, test, evalThreads) : null;
         StageMetrics metrics = StageSummaries.summarize(done.work(), results, seconds,
             (double) end / stepsPerEpoch, (long) results.size() * batch, eval);
         history.add(metrics);
@@ -464,6 +474,15 @@ public final class DsSyncTrainer {
     float[] state = new float[replica.stateSize()];
     replica.readState(state);
     return new ConsensusState(state, new float[replica.optimizerStateSize()], 0);
+  }
+
+  /** The held-out examples, unless the hold-out caught none of them (nothing to validate on). */
+  private static LabeledArrays requireHeldOut(LabeledArrays heldOut, HoldOut holdOut, long kept) {
+    if (heldOut.size() == 0) {
+      throw Errors.invalidSetting("validationFraction", holdOut.fraction(), "it held out none of the "
+          + kept + " examples", "Raise validationFraction or fit on more rows.");
+    }
+    return heldOut;
   }
 
   /** Evaluates the consensus on the test split with {@code threads} ({@link EvaluationThreads}): no stage runs now. */

@@ -3,6 +3,8 @@ package io.dssync.train;
 import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.frame.DataFrames;
+import io.dssync.data.frame.HoldOut;
+import io.dssync.errors.Errors;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
@@ -15,7 +17,8 @@ import org.apache.spark.sql.SparkSession;
  * driver evaluates the consensus model on (null for none), the id vocabulary size of token or
  * click-log inputs (0 for dense inputs), and, when the frame was made from examples already in
  * this JVM, a broadcast of them (else null): the trainer then cuts the shards from it instead of
- * reading the frame's rows back.
+ * reading the frame's rows back. Instead of a test split, a {@link HoldOut} (else null) has the
+ * trainer hold out part of the frame's rows for validation while it cuts the shards.
  */
 public record TrainingData(
     Dataset<Row> frame,
@@ -27,7 +30,20 @@ public record TrainingData(
     int numClasses,
     LabeledArrays test,
     int vocabSize,
-    Broadcast<LabeledArrays> inMemory) {
+    Broadcast<LabeledArrays> inMemory,
+    HoldOut holdOut) {
+  public TrainingData {
+    if (holdOut != null && (test != null || inMemory != null)) {
+      throw Errors.invalidSetting("holdOut", holdOut, "a hold-out is cut from a DataFrame's rows, with no test split"
+          + " and no examples in memory", "Pass either a test split or a hold-out, and the DataFrame alone.");
+    }
+  }
+
+  /** Examples in memory or none, and no hold-out. */
+  public TrainingData(Dataset<Row> frame, String featuresCol, String labelCol, int channels, int height,
+      int width, int numClasses, LabeledArrays test, int vocabSize, Broadcast<LabeledArrays> inMemory) {
+    this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, vocabSize, inMemory, null);
+  }
 
   /** Dense inputs (no id vocabulary). */
   public TrainingData(Dataset<Row> frame, String featuresCol, String labelCol, int channels, int height,
@@ -38,7 +54,7 @@ public record TrainingData(
   /** A DataFrame only (no examples in this JVM). */
   public TrainingData(Dataset<Row> frame, String featuresCol, String labelCol, int channels, int height,
       int width, int numClasses, LabeledArrays test, int vocabSize) {
-    this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, vocabSize, null);
+    this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, vocabSize, null, null);
   }
 
   public int featureSize() {

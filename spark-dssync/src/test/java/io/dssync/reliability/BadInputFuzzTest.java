@@ -9,6 +9,9 @@ import io.dssync.cli.Main;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.metrics.ProgressListener;
+import io.dssync.ml.DsSyncClassificationModel;
+import io.dssync.ml.DsSyncClassifier;
+import io.dssync.ml.TrainingSummary;
 import io.dssync.testing.TestSpark;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.Setting;
@@ -133,6 +136,25 @@ class BadInputFuzzTest {
     assertEquals(bad, result.skippedRecords());
     assertEquals(400 / (4 * 8), result.totalSteps(), "trained on exactly the 400 good rows");
     assertTrue(Double.isFinite(result.last().trainLoss()));
+  }
+
+  @Test
+  void aValidationSplitUnderBadRecordsSkipHoldsOutGoodRowsOnly() {
+    SplittableRandom random = new SplittableRandom(14);
+    List<Row> rows = goodRows(random, 400);
+    for (int i = 0; i < 60; i++) {
+      // Not at index 0: the estimator reads the feature size from the first row.
+      rows.add(1 + random.nextInt(rows.size()), Bad.values()[random.nextInt(Bad.values().length)].row(random));
+    }
+    DsSyncClassifier estimator = new DsSyncClassifier().setWorkers(4).setModel("mlp").setBatchSize(8)
+        .setEpochs(1).setStepsPerStage(100).setNumClasses(CLASSES).setValidationFraction(0.25)
+        .setSetting(TrainerConfig.BAD_RECORDS.flag(), "skip").setProgress(ProgressListener.silent());
+    // The validation split once failed on the first bad row it collected, whatever --bad-records said.
+    DsSyncClassificationModel model = estimator.fit(frame(rows, 4));
+    TrainingSummary summary = model.summary();
+    assertTrue(Double.isFinite(summary.finalAccuracy()), "validated on good rows: " + summary.finalAccuracy());
+    // 400 good rows less about 100 held out, in steps of 4 workers x 8.
+    assertTrue(summary.totalSteps() >= 250 / 32 && summary.totalSteps() <= 350 / 32, summary.totalSteps() + " steps");
   }
 
   @Test

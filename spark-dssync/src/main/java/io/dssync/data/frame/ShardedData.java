@@ -31,6 +31,16 @@ public final class ShardedData {
 
   public static JavaRDD<LabeledArrays> shard(
       Dataset<Row> data, String featuresCol, String labelCol, int featureSize, int numClasses, int workers) {
+    return shard(data, featuresCol, labelCol, featureSize, numClasses, workers, null).training();
+  }
+
+  /**
+   * The shards of the examples {@code holdOut} keeps (position = index among the kept ones), and the
+   * held-out examples collected to the driver in input order, from one read of the rows. Without a
+   * hold-out ({@code null}) every example is kept and {@link Cut#heldOut} is null.
+   */
+  public static Cut shard(Dataset<Row> data, String featuresCol, String labelCol, int featureSize,
+      int numClasses, int workers, HoldOut holdOut) {
     DataFrames.requireColumns(data.schema(), featuresCol, labelCol);
     JavaRDD<LabeledArrays> blocks = data.select(featuresCol, labelCol).javaRDD()
         .mapPartitionsWithIndex((p, rows) -> Collections.singletonList(
@@ -38,19 +48,28 @@ public final class ShardedData {
                 ? DataFrames.collect(rows, 0, 1, featureSize, numClasses, "in input partition " + p)
                 : new LabeledArrays(new float[0], new int[0], featureSize, numClasses)).iterator(), true)
         .persist(StorageLevel.MEMORY_AND_DISK());
-    List<Integer> sizes = blocks.map(LabeledArrays::size).collect();
-    long[] offsets = new long[sizes.size()];
+    List<Integer> kept = blocks.mapPartitionsWithIndex((p, it) -> {
+      int size = it.next().size();
+      return List.of(holdOut == null ? size : size - holdOut.heldCount(p, size)).iterator();
+    }, true).collect();
+    long[] offsets = new long[kept.size()];
     long total = 0;
     for (int p = 0; p < offsets.length; p++) {
       offsets[p] = total;
-      total += sizes.get(p);
+      total += kept.get(p);
     }
     if (total < workers) {
       blocks.unpersist(false);
       throw tooFewExamples(total, workers);
     }
+    LabeledArrays heldOut = holdOut == null ? null : LabeledArrays.concat(blocks
+        .mapPartitionsWithIndex((p, it) -> List.of(holdOut.select(p, it.next(), true)).iterator(), true)
+        .collect());
     JavaPairRDD<Integer, Piece> pieces = blocks
-        .mapPartitionsWithIndex((p, it) -> split(p, offsets[p], it.next(), workers).iterator(), true)
+        .mapPartitionsWithIndex((p, it) -> {
+          LabeledArrays block = holdOut == null ? it.next() : holdOut.select(p, it.next(), false);
+          return split(p, offsets[p], block, workers).iterator();
+        }, true)
         .mapToPair(piece -> new Tuple2<>(piece.shard, piece))
         .partitionBy(new ShardPartitioner(workers));
     JavaRDD<LabeledArrays> shards = pieces.values()
@@ -58,8 +77,11 @@ public final class ShardedData {
         .persist(StorageLevel.MEMORY_AND_DISK());
     shards.count(); // materialize before the intermediate is dropped
     blocks.unpersist(false);
-    return shards;
+    return new Cut(shards, heldOut);
   }
+
+  /** The training shards (one partition per worker, cached) and the held-out examples, or null. */
+  public record Cut(JavaRDD<LabeledArrays> training, LabeledArrays heldOut) {}
 
   /**
    * The same shards from examples already in memory (the dssync command's datasets), without the
@@ -118,27 +140,13 @@ public final class ShardedData {
     List<Piece> pieces = new ArrayList<>();
     it.forEachRemaining(pieces::add);
     pieces.sort(Comparator.comparingInt(p -> p.sourcePartition));
-    int n = 0;
-    for (Piece p : pieces) {
-      n += p.data.size();
-    }
-    LabeledArrays first = pieces.get(0).data;
-    int d = first.featureSize();
-    float[] f = new float[n * d];
-    int[] l = new int[n];
-    int at = 0;
-    for (Piece p : pieces) {
-      System.arraycopy(p.data.features(), 0, f, at * d, p.data.size() * d);
-      System.arraycopy(p.data.labels(), 0, l, at, p.data.size());
-      at += p.data.size();
-    }
-    return Collections.singletonList(new LabeledArrays(f, l, d, first.numClasses())).iterator();
+    return Collections.singletonList(LabeledArrays.concat(pieces.stream().map(Piece::data).toList())).iterator();
   }
 
-  /** Examples of one input partition bound for one shard. */
   /** The records of ours Spark serializes while sharding (for the Kryo registrator). */
   public static final List<Class<? extends Record>> SERIALIZED_RECORDS = List.of(Piece.class);
 
+  /** Examples of one input partition bound for one shard. */
   record Piece(int shard, int sourcePartition, LabeledArrays data) implements Serializable {}
 
   /** Sends key r to partition r. */

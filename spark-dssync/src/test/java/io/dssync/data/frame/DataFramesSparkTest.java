@@ -10,6 +10,9 @@ import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -91,6 +94,46 @@ class DataFramesSparkTest {
         assertArrayEquals(viaFrame.get(r).labels(), inMemory.get(r).labels(), "shard " + r + " of " + workers);
       }
     }
+  }
+
+  @Test
+  void aHoldOutLeavesEveryExampleInOnePlaceAndIsTheSameForEveryWorkerCount() {
+    LabeledArrays input = realTest.head(300);
+    Dataset<Row> frame = DataFrames.toDataFrame(spark, input, 3);
+    HoldOut holdOut = new HoldOut(0.2, 42);
+    LabeledArrays firstHeldOut = null;
+    for (int workers : new int[] {2, 3}) {
+      ShardedData.Cut cut = ShardedData.shard(frame, "features", "label", 784, 10, workers, holdOut);
+      List<LabeledArrays> shards = cut.training().collect();
+      assertEquals(workers, shards.size());
+      List<String> seen = new ArrayList<>(examples(cut.heldOut()));
+      shards.forEach(s -> seen.addAll(examples(s)));
+      List<String> all = new ArrayList<>(examples(input));
+      Collections.sort(seen);
+      Collections.sort(all);
+      assertEquals(all, seen, "held out and trained on: every example once, " + workers + " workers");
+      int kept = input.size() - cut.heldOut().size();
+      for (LabeledArrays s : shards) {
+        assertTrue(Math.abs(s.size() - (double) kept / workers) < 1, "round robin over the kept examples");
+      }
+      assertTrue(cut.heldOut().size() > 0 && cut.heldOut().size() < input.size() / 2, cut.heldOut().size() + " held");
+      if (firstHeldOut == null) {
+        firstHeldOut = cut.heldOut();
+      } else {
+        assertArrayEquals(firstHeldOut.features(), cut.heldOut().features(), "the same hold-out for every N");
+        assertArrayEquals(firstHeldOut.labels(), cut.heldOut().labels());
+      }
+    }
+  }
+
+  /** Each example as text (its label and features), to compare collections of examples. */
+  private static List<String> examples(LabeledArrays a) {
+    List<String> out = new ArrayList<>();
+    int d = a.featureSize();
+    for (int k = 0; k < a.size(); k++) {
+      out.add(a.labels()[k] + ":" + Arrays.toString(Arrays.copyOfRange(a.features(), k * d, k * d + d)));
+    }
+    return out;
   }
 
   @Test
