@@ -77,7 +77,7 @@ public final class Cifar10 {
       train.add(read(files.get(i), recordsPerFile));
     }
     LabeledArrays test = read(files.get(TRAIN_FILES.size()), recordsPerFile);
-    return new DatasetSplits(CifarBinaryReader.concat(train), test, CifarBinaryReader.CHANNELS,
+    return new DatasetSplits(LabeledArrays.concat(train), test, CifarBinaryReader.CHANNELS,
         CifarBinaryReader.SIDE, CifarBinaryReader.SIDE, NAME);
   }
 

@@ -39,21 +39,4 @@ public final class CifarBinaryReader {
     }
     return new LabeledArrays(features, labels, PIXELS, classes);
   }
-
-  /** Concatenates batches (same feature size and classes) in order. */
-  public static LabeledArrays concat(java.util.List<LabeledArrays> parts) {
-    int n = 0;
-    for (LabeledArrays part : parts) {
-      n += part.size();
-    }
-    float[] features = new float[n * PIXELS];
-    int[] labels = new int[n];
-    int at = 0;
-    for (LabeledArrays part : parts) {
-      System.arraycopy(part.features(), 0, features, at * PIXELS, part.features().length);
-      System.arraycopy(part.labels(), 0, labels, at, part.size());
-      at += part.size();
-    }
-    return new LabeledArrays(features, labels, PIXELS, parts.get(0).numClasses());
-  }
 }
