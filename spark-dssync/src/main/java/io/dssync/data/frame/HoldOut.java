@@ -37,10 +37,8 @@ public record HoldOut(double fraction, long seed) implements Serializable {
   /** The examples of {@code block} (input partition {@code partition}) held out ({@code held}) or kept. */
   LabeledArrays select(int partition, LabeledArrays block, boolean held) {
     int d = block.featureSize();
-    int count = 0;
-    for (int j = 0; j < block.size(); j++) {
-      count += holds(partition, j) == held ? 1 : 0;
-    }
+    int heldOut = heldCount(partition, block.size());
+    int count = held ? heldOut : block.size() - heldOut;
     float[] f = new float[count * d];
     int[] l = new int[count];
     for (int j = 0, k = 0; j < block.size(); j++) {
