@@ -84,6 +84,8 @@ public final class GroupAllReduce {
   /** Each rank's position in the ring order (host order), or null for rank order. */
   private final int[] ringPosition;
   private float[] sum = new float[0];
+  /** Halves packed two per float, as they go out or came in ({@link #directInHalves}). */
+  private float[] wire = new float[0];
 
   /** The direct algorithm ({@link AllReduceAlgorithm#DIRECT}). */
   public GroupAllReduce(Transport transport, Duration timeout) {
@@ -152,6 +154,19 @@ public final class GroupAllReduce {
    *     group, and this transport's rank is in one of them
    */
   public void averageInRacks(int[][] racks, float[] vector, long step, int round) {
+    averageInRacks(racks, vector, step, round, null);
+  }
+
+  /**
+   * {@link #averageInRacks(int[][], float[], long, int)} whose level across racks sends each value's
+   * change since {@code halfReference} in IEEE halves ({@link CrossRackPrecision#FP16}, over the
+   * direct exchange whatever the algorithm), or in FP32 when {@code halfReference} is null. Every
+   * member must pass the same reference, as long as the vector.
+   */
+  public void averageInRacks(int[][] racks, float[] vector, long step, int round, float[] halfReference) {
+    if (halfReference != null && halfReference.length != vector.length) {
+      throw Errors.lengthMismatch("the reference of the average across racks", vector.length, halfReference.length);
+    }
     int rank = transport.rank();
     int myRack = -1;
     for (int r = 0; r < racks.length; r++) {
@@ -180,7 +195,9 @@ public final class GroupAllReduce {
       across[r] = racks[r][i];
     }
     Arrays.sort(across); // the racks' order need not be their ranks' order; every member sorts alike
-    if (across.length > 1) {
+    if (across.length > 1 && halfReference != null) {
+      directInHalves(across, Arrays.binarySearch(across, rank), vector, offset, length, step, round, halfReference);
+    } else if (across.length > 1) {
       exchange(across, Arrays.binarySearch(across, rank), vector, offset, length, step, round, Phases.FLAT);
     }
     if (k > 1) {
@@ -285,6 +302,90 @@ public final class GroupAllReduce {
       // Phase 1 in.
       forEachOtherPart(group, me, base, size, (j, p, offset, length) -> transport.fetch(group[j],
           new MessageId(step, round, phases.gather, j, p), vector, offset, length, timeout));
+    }
+  }
+
+  /**
+   * The direct algorithm on {@code vector[base, base+size)} with each value sent as its change since
+   * {@code reference} in IEEE halves ({@link HalfFloats}, two per float on the wire): the owner of
+   * chunk i sums its own changes (exact) and the others' (as halves) in ascending member order,
+   * divides by g, rounds that mean to halves and sends them; every member, the owner too, sets the
+   * chunk to the reference plus those halves, so all end with the same floats. Parts as in
+   * {@link #direct}, counted in packed floats.
+   */
+  private void directInHalves(int[] group, int me, float[] vector, int base, int size, long step, int round,
+      float[] reference) {
+    int g = group.length;
+    for (int d = 1; d < g; d++) {
+      int j = (me + d) % g;
+      int length = Chunking.length(size, g, j);
+      int offset = base + Chunking.offset(size, g, j);
+      packHalves(vector, reference, offset, length, step, offset);
+      publishParts(new int[] {group[j]}, HalfFloats.packedLength(length), step, round, REDUCE_SCATTER, j);
+    }
+    int myOffset = base + Chunking.offset(size, g, me);
+    int myLength = Chunking.length(size, g, me);
+    if (myLength > 0) {
+      if (sum.length < myLength) {
+        sum = new float[myLength];
+      }
+      for (int k = 0; k < g; k++) {
+        if (k == me) {
+          for (int x = 0; x < myLength; x++) {
+            float change = vector[myOffset + x] - reference[myOffset + x];
+            sum[x] = k == 0 ? change : sum[x] + change;
+          }
+        } else {
+          fetchParts(group[k], HalfFloats.packedLength(myLength), step, round, REDUCE_SCATTER, me);
+          HalfFloats.unpackInto(wire, sum, myLength, k == 0);
+        }
+      }
+      scaleInto(sum, 0, sum, 0, myLength, g);
+      packHalves(sum, null, 0, myLength, step, myOffset);
+      publishParts(othersThan(group, me), HalfFloats.packedLength(myLength), step, round, ALL_GATHER, me);
+      HalfFloats.unpackOnto(wire, reference, vector, myOffset, myLength);
+    }
+    for (int d = 1; d < g; d++) {
+      int j = (me + d) % g;
+      int length = Chunking.length(size, g, j);
+      if (length > 0) {
+        fetchParts(group[j], HalfFloats.packedLength(length), step, round, ALL_GATHER, j);
+        HalfFloats.unpackOnto(wire, reference, vector, base + Chunking.offset(size, g, j), length);
+      }
+    }
+  }
+
+  /**
+   * Packs {@code values[offset, offset+length)} less {@code minus} (null: nothing) into
+   * {@link #wire}; {@code values[offset]} is parameter {@code firstIndex} (for the error).
+   */
+  private void packHalves(float[] values, float[] minus, int offset, int length, long step, int firstIndex) {
+    int packed = HalfFloats.packedLength(length);
+    if (wire.length < packed) {
+      wire = new float[packed];
+    }
+    int bad = HalfFloats.pack(values, minus, offset, length, wire);
+    if (bad >= 0) {
+      throw Errors.halfOverflow(step, firstIndex + bad - offset, minus == null ? values[bad] : values[bad] - minus[bad]);
+    }
+  }
+
+  /** Publishes {@code wire[0, packed)} in parts as chunk {@code chunk} of {@code phase} for {@code readers}. */
+  private void publishParts(int[] readers, int packed, long step, int round, int phase, int chunk) {
+    for (int p = 0; p < parts(packed); p++) {
+      transport.publish(new MessageId(step, round, phase, chunk, p), wire, p * PART_FLOATS, partLength(packed, p),
+          readers);
+    }
+  }
+
+  /** Fetches {@code sender}'s chunk {@code chunk} of {@code phase}, {@code packed} floats in parts, into {@link #wire}. */
+  private void fetchParts(int sender, int packed, long step, int round, int phase, int chunk) {
+    if (wire.length < packed) {
+      wire = new float[packed];
+    }
+    for (int p = 0; p < parts(packed); p++) {
+      transport.fetch(sender, new MessageId(step, round, phase, chunk, p), wire, p * PART_FLOATS,
+          partLength(packed, p), timeout);
     }
   }
 

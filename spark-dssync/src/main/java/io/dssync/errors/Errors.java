@@ -105,6 +105,18 @@ public final class Errors {
             + " (before this stage) is kept. Lower the learning rate or check the input data.");
   }
 
+  /**
+   * A value's change since the stage started does not fit in the IEEE half that
+   * {@code --cross-rack-precision fp16} sends between racks.
+   */
+  public static DsSyncException halfOverflow(long step, int index, float change) {
+    return new DsSyncException(
+        ErrorKind.DIVERGED,
+        "Training diverged: parameter " + index + " changed by " + change + " since the stage started, at step "
+            + step + ", beyond the +-65504 an IEEE half holds (--cross-rack-precision fp16). The last consensus"
+            + " model (before this stage) is kept. Lower the learning rate, or use --cross-rack-precision fp32.");
+  }
+
   private static final java.util.regex.Pattern REMOTE =
       java.util.regex.Pattern.compile("io\\.dssync\\.errors\\.DsSyncException\\[(\\w+)\\]: ([^\\n]*)");
 

@@ -284,7 +284,8 @@ public final class DsSyncTrainer {
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
           config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
-          firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm());
+          firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(),
+          config.crossRackPrecision());
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));

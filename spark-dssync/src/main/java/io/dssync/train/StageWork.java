@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.ProbeScope;
@@ -18,7 +19,7 @@ import java.io.Serializable;
  * {@code firstPlanSpec} (the auto spec for the stage's N) the ranks then make auto's first plan
  * themselves ({@link FirstPlan}) and run it from the stage's first step, judging candidates in
  * stages of {@code stepsPerStage} steps, the fit's (as the driver does when it re-plans); its group
- * averages run {@code allReduce}.
+ * averages run {@code allReduce}, with {@code crossRack} on the level across racks of two-level averages.
  */
 record StageWork(
     String runId,
@@ -38,13 +39,15 @@ record StageWork(
     ProbeScope probeScope,
     ScheduleSpec firstPlanSpec,
     int stepsPerStage,
-    AllReduceAlgorithm allReduce)
+    AllReduceAlgorithm allReduce,
+    CrossRackPrecision crossRack)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
-        false, 0, null, null, null, (int) (endStep - firstStep), AllReduceAlgorithm.AUTO);
+        false, 0, null, null, null, (int) (endStep - firstStep), AllReduceAlgorithm.AUTO,
+        CrossRackPrecision.FP32);
   }
 
   public int steps() {

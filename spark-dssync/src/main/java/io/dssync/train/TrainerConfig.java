@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.RunHeader;
 import io.dssync.models.Models;
@@ -78,6 +79,12 @@ public final class TrainerConfig implements Serializable {
           + " or ring (each member only with the next, in host order: one flow per link; equal to direct up to"
           + " rounding).",
       "auto", "direct", "ring");
+  public static final Setting<String> CROSS_RACK_PRECISION = Setting.oneOf("crossRackPrecision", "fp32",
+      "What the level across racks of a two-level average carries (topology's cross-rack steps on racks of"
+          + " one size, and auto's plans that use them): fp32 (exact) or fp16 (each value's change since the"
+          + " stage started, as an IEEE half: half the bytes between racks; every rank still gets the same"
+          + " floats). The stage-end average stays fp32.",
+      "fp32", "fp16");
   public static final Setting<Integer> SLOT_WAIT_MS = Setting.intAtLeast("slotWaitMs", 60_000, 0,
       "How long to wait for executors to offer N task slots before failing.");
   public static final Setting<Integer> MIN_WORKERS = Setting.intAtLeast("minWorkers", 0, 0,
@@ -104,7 +111,8 @@ public final class TrainerConfig implements Serializable {
       WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
-      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, ALL_REDUCE, SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
+      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, ALL_REDUCE, CROSS_RACK_PRECISION,
+      SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
   private final Map<String, Object> values;
@@ -138,6 +146,10 @@ public final class TrainerConfig implements Serializable {
 
   public AllReduceAlgorithm allReduceAlgorithm() {
     return AllReduceAlgorithm.parse(ALL_REDUCE.flag(), get(ALL_REDUCE));
+  }
+
+  public CrossRackPrecision crossRackPrecision() {
+    return CrossRackPrecision.ofLabel(get(CROSS_RACK_PRECISION));
   }
 
   public ScheduleKind scheduleKind() {

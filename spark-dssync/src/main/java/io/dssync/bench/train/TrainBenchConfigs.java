@@ -1,6 +1,7 @@
 package io.dssync.bench.train;
 
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import io.dssync.schedule.ScheduleKind;
@@ -16,7 +17,9 @@ import java.util.Locale;
  * H steps), topology g = 2 (pairs inside racks, a cross-rack step every --cross-rack-period steps,
  * or C steps for topology-gG-cC; racks from --racks, else one per executor host) and auto. Any of
  * them with the suffix {@code -direct} or {@code -ring} (full-direct, full-ring) averages its
- * groups of three or more with that {@code --all-reduce}, so the algorithms meet in one run.
+ * groups of three or more with that {@code --all-reduce}, so the algorithms meet in one run; and
+ * any of them with the suffix {@code -fp16} last (topology-g2-c2-fp16) runs with
+ * {@code --cross-rack-precision fp16}.
  */
 public final class TrainBenchConfigs {
   public static final String FULL = "full";
@@ -27,18 +30,20 @@ public final class TrainBenchConfigs {
       java.util.regex.Pattern.compile("topology-g(\\d+)(?:-c(\\d+))?");
   /** The algorithms a configuration's name may end in (full-ring): "-direct" and "-ring". */
   private static final List<AllReduceAlgorithm> SUFFIXES = List.of(AllReduceAlgorithm.DIRECT, AllReduceAlgorithm.RING);
+  /** The suffix of a configuration that sends halves across racks (topology-g2-c2-fp16). */
+  private static final String HALVES = "-" + CrossRackPrecision.FP16.label();
 
   private TrainBenchConfigs() {}
 
   /**
    * One configuration: its table name and the schedule settings it gives the trainer
    * ({@code crossRackPeriod} 0 = the run's --cross-rack-period; {@code allReduce} null = the run's
-   * --all-reduce).
+   * --all-reduce; {@code crossRack} null = the run's --cross-rack-precision).
    */
   public record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery, int crossRackPeriod,
-      AllReduceAlgorithm allReduce) {
+      AllReduceAlgorithm allReduce, CrossRackPrecision crossRack) {
     Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery) {
-      this(name, schedule, groupSize, globalEvery, 0, null);
+      this(name, schedule, groupSize, globalEvery, 0, null, null);
     }
 
     /** DS-Sync proper (shuffled groups, no periodic global average): what the target is about. */
@@ -54,6 +59,9 @@ public final class TrainBenchConfigs {
       if (allReduce != null) {
         base.set(TrainerConfig.ALL_REDUCE, allReduce.label());
       }
+      if (crossRack != null) {
+        base.set(TrainerConfig.CROSS_RACK_PRECISION, crossRack.label());
+      }
       return base.set(TrainerConfig.SCHEDULE, schedule.cliName())
           .set(TrainerConfig.GROUP_SIZE, groupSize)
           .set(TrainerConfig.GLOBAL_AVERAGE_PERIOD, globalEvery)
@@ -68,11 +76,16 @@ public final class TrainBenchConfigs {
 
   /** The configuration called {@code name} for {@code workers} workers and global period {@code h}. */
   public static Sync named(String name, int workers, int h) {
+    if (name.endsWith(HALVES)) {
+      Sync plain = named(name.substring(0, name.length() - HALVES.length()), workers, h);
+      return new Sync(name, plain.schedule(), plain.groupSize(), plain.globalEvery(), plain.crossRackPeriod(),
+          plain.allReduce(), CrossRackPrecision.FP16);
+    }
     AllReduceAlgorithm algorithm = allReduceOf(name);
     if (algorithm != null) {
       Sync plain = named(name.substring(0, name.length() - algorithm.label().length() - 1), workers, h);
       return new Sync(name, plain.schedule(), plain.groupSize(), plain.globalEvery(), plain.crossRackPeriod(),
-          algorithm);
+          algorithm, null);
     }
     return switch (name) {
       case FULL -> new Sync(FULL, ScheduleKind.FULL, workers, 0);
@@ -87,11 +100,11 @@ public final class TrainBenchConfigs {
         java.util.regex.Matcher m = TOPOLOGY.matcher(name);
         if (!m.matches()) {
           throw Errors.unknownName(
-              "configuration in --configs (or topology-g<G>[-c<C>]; any of them with -direct or -ring)", name,
+              "configuration in --configs (or topology-g<G>[-c<C>]; any of them with -direct or -ring, then -fp16)", name,
               ALL_NAMES.toArray());
         }
         yield new Sync(name, ScheduleKind.TOPOLOGY, Integer.parseInt(m.group(1)), 0,
-            m.group(2) == null ? 0 : Integer.parseInt(m.group(2)), null);
+            m.group(2) == null ? 0 : Integer.parseInt(m.group(2)), null, null);
       }
     };
   }

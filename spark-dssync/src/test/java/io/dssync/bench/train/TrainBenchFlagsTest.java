@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.bench.Benchmarks;
 import io.dssync.bench.peer.PeerBench;
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.train.TrainerConfig;
@@ -89,6 +90,21 @@ class TrainBenchFlagsTest {
     assertEquals(2, topology.get(TrainerConfig.CROSS_RACK_PERIOD));
     assertEquals(AllReduceAlgorithm.RING, topology.allReduceAlgorithm());
     assertMessage(new String[] {"--configs", "random-g3-ring"}, "random-g3");
+  }
+
+  @Test
+  void aConfigurationEndingInFp16SendsHalvesAcrossRacksAndKeepsTheRestOfItsName() {
+    TrainBench.Plan plan =
+        TrainBench.plan(new String[] {"--configs", "topology-g2-c2,topology-g2-c2-fp16,auto-ring-fp16"}, "x");
+    List<TrainerConfig> configs = plan.configs().stream().map(c -> c.config(plan.base().get())).toList();
+    assertEquals(CrossRackPrecision.FP32, configs.get(0).crossRackPrecision(), "full: the run's default");
+    assertEquals(CrossRackPrecision.FP32, configs.get(1).crossRackPrecision());
+    assertEquals(CrossRackPrecision.FP16, configs.get(2).crossRackPrecision());
+    assertEquals(2, configs.get(2).get(TrainerConfig.CROSS_RACK_PERIOD));
+    assertEquals(CrossRackPrecision.FP16, configs.get(3).crossRackPrecision());
+    assertEquals(AllReduceAlgorithm.RING, configs.get(3).allReduceAlgorithm());
+    assertEquals("auto", configs.get(3).get(TrainerConfig.SCHEDULE));
+    assertMessage(new String[] {"--configs", "topology-g2-fp16-c2"}, "topology-g2-fp16-c2");
   }
 
   @Test
