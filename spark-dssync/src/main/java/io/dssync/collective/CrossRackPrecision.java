@@ -10,7 +10,7 @@ public enum CrossRackPrecision {
   /** The floats themselves: the average is the rack means' mean in FP32. */
   FP32,
   /**
-   * Each value's change since a reference every rank holds alike (the stage's starting model),
+   * Each value's change since a reference every rank holds alike (the stage's start),
    * rounded to an IEEE half: half the bytes on the uplinks. The owner of a chunk sums the changes
    * in FP32, rounds their mean to halves once more and every member, the owner too, adds those
    * halves to the reference, so every rank still ends with the same floats; they differ from the

@@ -44,6 +44,11 @@ import java.util.Objects;
  * pipeline as above, in parts of about 1/8 of a chunk (the last part of a chunk is the ring's
  * tail).
  *
+ * <p>Halves across racks ({@link CrossRackPrecision#FP16}, the level across racks of
+ * {@link #averageInRacks} only): the direct algorithm, with each value sent as its change since a
+ * reference all members hold ({@link HalfFloats}), and each owner's mean of the changes rounded to
+ * halves before everyone adds it to the reference, so the members still end with the same floats.
+ *
  * <p>Empty chunks (vector shorter than g) are neither sent nor fetched: both sides know the
  * lengths. A group of one returns at once without touching the transport.
  *

@@ -80,10 +80,10 @@ public final class TrainerConfig implements Serializable {
           + " rounding).",
       "auto", "direct", "ring");
   public static final Setting<String> CROSS_RACK_PRECISION = Setting.oneOf("crossRackPrecision", "fp32",
-      "What the level across racks of a two-level average carries (topology's cross-rack steps on racks of"
-          + " one size, and auto's plans that use them): fp32 (exact) or fp16 (each value's change since the"
-          + " stage started, as an IEEE half: half the bytes between racks; every rank still gets the same"
-          + " floats). The stage-end average stays fp32.",
+      "What the level across racks of a two-level average carries (topology's cross-rack steps and stage-end"
+          + " average on racks of one size, and auto's plans that use them): fp32 (exact) or fp16 (each value's"
+          + " change since the stage started, as an IEEE half: half the bytes between racks; every rank still"
+          + " gets the same floats).",
       "fp32", "fp16");
   public static final Setting<Integer> SLOT_WAIT_MS = Setting.intAtLeast("slotWaitMs", 60_000, 0,
       "How long to wait for executors to offer N task slots before failing.");
