@@ -99,10 +99,7 @@ public final class Errors {
   }
 
   public static DsSyncException diverged(long step, double loss) {
-    return new DsSyncException(
-        ErrorKind.DIVERGED,
-        "Training diverged: loss is " + loss + " at step " + step + ". The last consensus model"
-            + " (before this stage) is kept. Lower the learning rate or check the input data.");
+    return diverged("loss is " + loss + " at step " + step, "Lower the learning rate or check the input data.");
   }
 
   /**
@@ -110,11 +107,14 @@ public final class Errors {
    * {@code --cross-rack-precision fp16} sends between racks.
    */
   public static DsSyncException halfOverflow(long step, int index, float change) {
-    return new DsSyncException(
-        ErrorKind.DIVERGED,
-        "Training diverged: parameter " + index + " changed by " + change + " since the stage started, at step "
-            + step + ", beyond the +-65504 an IEEE half holds (--cross-rack-precision fp16). The last consensus"
-            + " model (before this stage) is kept. Lower the learning rate, or use --cross-rack-precision fp32.");
+    return diverged("parameter " + index + " changed by " + change + " since the stage started, at step " + step
+        + ", beyond the +-65504 an IEEE half holds (--cross-rack-precision fp16)",
+        "Lower the learning rate, or use --cross-rack-precision fp32.");
+  }
+
+  private static DsSyncException diverged(String what, String fix) {
+    return new DsSyncException(ErrorKind.DIVERGED,
+        "Training diverged: " + what + ". The last consensus model (before this stage) is kept. " + fix);
   }
 
   private static final java.util.regex.Pattern REMOTE =
