@@ -223,6 +223,14 @@ public final class TrainerConfig implements Serializable {
             "it is more than the " + config.workers() + " workers asked for",
             "Use " + MIN_WORKERS.flag() + " between 1 and " + config.workers() + ", or 0 to turn elastic training off.");
       }
+      ScheduleKind kind = config.scheduleKind();
+      if (config.crossRackPrecision() == CrossRackPrecision.FP16
+          && kind != ScheduleKind.TOPOLOGY && kind != ScheduleKind.AUTO) {
+        throw Errors.invalidSetting(CROSS_RACK_PRECISION.flag(), CrossRackPrecision.FP16.label(),
+            "it only changes the averages across racks of --schedule topology and auto, and --schedule "
+                + kind.cliName() + " has none",
+            "Use --schedule topology (or auto), or leave " + CROSS_RACK_PRECISION.flag() + " at fp32.");
+      }
       return config;
     }
 

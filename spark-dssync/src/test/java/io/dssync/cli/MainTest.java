@@ -56,6 +56,15 @@ class MainTest {
   }
 
   @Test
+  void halvesAcrossRacksAreRejectedForASchedulesWithoutRacksAndTheValueIsChecked() {
+    assertEquals(2, run("train", "--cross-rack-precision", "fp16"));
+    assertTrue(errText().contains("--cross-rack-precision = fp16") && errText().contains("--schedule random")
+        && errText().contains("--schedule topology"), errText());
+    assertEquals(2, run("train", "--cross-rack-precision", "bf16"));
+    assertTrue(errText().contains("bf16") && errText().contains("fp32, fp16"), errText());
+  }
+
+  @Test
   void unknownDatasetIsRejected() {
     assertEquals(2, run("train", "--dataset", "imagenet"));
     assertTrue(errText().contains("imagenet") && errText().contains("fashion-mnist"), errText());
