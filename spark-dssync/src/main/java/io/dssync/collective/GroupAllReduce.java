@@ -44,8 +44,8 @@ import java.util.Objects;
  * pipeline as above, in parts of about 1/8 of a chunk (the last part of a chunk is the ring's
  * tail).
  *
- * <p>Halves across racks ({@link CrossRackPrecision#FP16}, the level across racks of
- * {@link #averageInRacks} only): the direct algorithm, with each value sent as its change since a
+ * <p>Halves ({@link CrossRackPrecision#FP16}: a group whose members sit in more than one rack, or the
+ * level across racks of {@link #averageInRacks}): the direct algorithm, with each value sent as its change since a
  * reference all members hold ({@link HalfFloats}), and each owner's mean of the changes rounded to
  * halves before everyone adds it to the reference, so the members still end with the same floats.
  *
@@ -139,9 +139,28 @@ public final class GroupAllReduce {
    * with the same group, step, round and vector length.
    */
   public void average(int[] group, float[] vector, long step, int round) {
+    average(group, vector, step, round, null);
+  }
+
+  /**
+   * {@link #average(int[], float[], long, int)} sending each value's change since
+   * {@code halfReference} in IEEE halves ({@link CrossRackPrecision#FP16}, over the direct exchange
+   * whatever the algorithm), or in FP32 when {@code halfReference} is null. Every member must pass
+   * the same reference, as long as the vector.
+   */
+  public void average(int[] group, float[] vector, long step, int round, float[] halfReference) {
+    checkReference(vector, halfReference);
     int me = indexOfSelf(group);
-    if (group.length > 1) {
+    if (group.length > 1 && halfReference != null) {
+      directInHalves(group, me, vector, 0, vector.length, step, round, halfReference);
+    } else if (group.length > 1) {
       exchange(group, me, vector, 0, vector.length, step, round, Phases.FLAT);
+    }
+  }
+
+  private static void checkReference(float[] vector, float[] halfReference) {
+    if (halfReference != null && halfReference.length != vector.length) {
+      throw Errors.lengthMismatch("the reference of an average in halves", vector.length, halfReference.length);
     }
   }
 
@@ -169,9 +188,7 @@ public final class GroupAllReduce {
    * member must pass the same reference, as long as the vector.
    */
   public void averageInRacks(int[][] racks, float[] vector, long step, int round, float[] halfReference) {
-    if (halfReference != null && halfReference.length != vector.length) {
-      throw Errors.lengthMismatch("the reference of the average across racks", vector.length, halfReference.length);
-    }
+    checkReference(vector, halfReference);
     int rank = transport.rank();
     int myRack = -1;
     for (int r = 0; r < racks.length; r++) {

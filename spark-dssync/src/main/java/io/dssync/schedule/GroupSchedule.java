@@ -38,6 +38,15 @@ public interface GroupSchedule extends SchedulePlan {
     return null;
   }
 
+  /**
+   * The rack of each rank when the schedule groups by racks ({@code topology}), else null: the
+   * trainer then takes the racks from {@code --racks} or one per host. A returned array must not be
+   * modified.
+   */
+  default int[] rackOfRank() {
+    return null;
+  }
+
   /** The group (sorted ranks) that {@code rank} belongs to after step {@code step}. */
   default int[] groupOf(int rank, long step) {
     for (int[] group : groupsAt(step)) {

@@ -29,6 +29,7 @@ final class TopologySchedule extends KeyedPartitions {
   private static final long CROSS_SALT = 0x5851F42D4C957F2DL;
 
   private final int[][] racks;
+  private final int[] rackOfRank;
   /** The one group of a cross-rack step averaged in two levels; null when racks differ in size or have one rank. */
   private final int[][] everyone;
   private final int groupSize;
@@ -39,6 +40,7 @@ final class TopologySchedule extends KeyedPartitions {
   TopologySchedule(int[] rackOfRank, int groupSize, int shufflePeriod, int crossRackPeriod, long seed) {
     super(rackOfRank.length);
     this.racks = racksOf(rackOfRank);
+    this.rackOfRank = rackOfRank.clone();
     boolean equal = Arrays.stream(racks).allMatch(rack -> rack.length == racks[0].length);
     this.everyone = racks.length > 1 && equal && racks[0].length > 1
         ? new int[][] {Partitions.allRanks(rackOfRank.length)} : null;
@@ -90,6 +92,11 @@ final class TopologySchedule extends KeyedPartitions {
   @Override
   public int[][] racksForGlobalAverage() {
     return everyone != null ? racks : null;
+  }
+
+  @Override
+  public int[] rackOfRank() {
+    return rackOfRank;
   }
 
   /** The reshuffle number for in-rack steps, -1 - step for cross-rack steps. */

@@ -45,6 +45,11 @@ final class WithGlobalAverage implements GroupSchedule {
   }
 
   @Override
+  public int[] rackOfRank() {
+    return inner.rackOfRank();
+  }
+
+  @Override
   public int[][] racksForGlobalAverage() {
     return inner.racksForGlobalAverage();
   }

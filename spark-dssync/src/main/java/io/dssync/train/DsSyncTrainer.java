@@ -285,7 +285,7 @@ public final class DsSyncTrainer {
           config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
           firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(),
-          config.crossRackPrecision());
+          config.crossRackPrecision(), config.rackLayout());
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));

@@ -5,6 +5,7 @@ import io.dssync.collective.CrossRackPrecision;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.ProbeScope;
+import io.dssync.schedule.RackLayout;
 import io.dssync.schedule.SchedulePlan;
 import io.dssync.schedule.ScheduleSpec;
 import java.io.Serializable;
@@ -19,7 +20,8 @@ import java.io.Serializable;
  * {@code firstPlanSpec} (the auto spec for the stage's N) the ranks then make auto's first plan
  * themselves ({@link FirstPlan}) and run it from the stage's first step, judging candidates in
  * stages of {@code stepsPerStage} steps, the fit's (as the driver does when it re-plans); its group
- * averages run {@code allReduce}, with {@code crossRack} on the level across racks of two-level averages.
+ * averages run {@code allReduce}, with {@code crossRack} on every average across the racks of
+ * {@code racks} (the schedule's own racks where it has them).
  */
 record StageWork(
     String runId,
@@ -40,14 +42,15 @@ record StageWork(
     ScheduleSpec firstPlanSpec,
     int stepsPerStage,
     AllReduceAlgorithm allReduce,
-    CrossRackPrecision crossRack)
+    CrossRackPrecision crossRack,
+    RackLayout racks)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
         false, 0, null, null, null, (int) (endStep - firstStep), AllReduceAlgorithm.AUTO,
-        CrossRackPrecision.FP32);
+        CrossRackPrecision.FP32, RackLayout.byHost());
   }
 
   public int steps() {

@@ -80,10 +80,10 @@ public final class TrainerConfig implements Serializable {
           + " rounding).",
       "auto", "direct", "ring");
   public static final Setting<String> CROSS_RACK_PRECISION = Setting.oneOf("crossRackPrecision", "fp32",
-      "What the level across racks of a two-level average carries (topology's cross-rack steps and stage-end"
-          + " average on racks of one size, and auto's plans that use them): fp32 (exact) or fp16 (each value's"
-          + " change since the stage started, as an IEEE half: half the bytes between racks; every rank still"
-          + " gets the same floats).",
+      "What averages across racks carry (a group with members in more than one rack of --racks or of the"
+          + " topology; under topology on racks of one size, the level across racks of its two-level averages):"
+          + " fp32 (exact) or fp16 (each value's change since the stage started, as an IEEE half: half the bytes"
+          + " between racks; every rank still gets the same floats).",
       "fp32", "fp16");
   public static final Setting<Integer> SLOT_WAIT_MS = Setting.intAtLeast("slotWaitMs", 60_000, 0,
       "How long to wait for executors to offer N task slots before failing.");
@@ -222,14 +222,6 @@ public final class TrainerConfig implements Serializable {
         throw Errors.invalidSetting(MIN_WORKERS.flag(), config.minWorkers(),
             "it is more than the " + config.workers() + " workers asked for",
             "Use " + MIN_WORKERS.flag() + " between 1 and " + config.workers() + ", or 0 to turn elastic training off.");
-      }
-      ScheduleKind kind = config.scheduleKind();
-      if (config.crossRackPrecision() == CrossRackPrecision.FP16
-          && kind != ScheduleKind.TOPOLOGY && kind != ScheduleKind.AUTO) {
-        throw Errors.invalidSetting(CROSS_RACK_PRECISION.flag(), CrossRackPrecision.FP16.label(),
-            "it only changes the averages across racks of --schedule topology and auto, and --schedule "
-                + kind.cliName() + " has none",
-            "Use --schedule topology (or auto), or leave " + CROSS_RACK_PRECISION.flag() + " at fp32.");
       }
       return config;
     }

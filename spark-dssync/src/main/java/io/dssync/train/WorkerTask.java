@@ -66,7 +66,8 @@ class WorkerTask
       StageStart.Resolved from = start.resolve();
       GroupAllReduce allReduce = new GroupAllReduce(transport, timeout, work.allReduce(), hosts);
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
-          shard, from.consensus(), replica, transport, allReduce, schedule, firstPlan);
+          shard, from.consensus(), replica, transport, allReduce, schedule, firstPlan,
+          work.racks().rackOfRank(hosts));
       trainedToTheEnd = true;
       WorkerResult result = with(trained, links, from.fetched());
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
@@ -88,15 +89,18 @@ class WorkerTask
     if (!(work.schedule() instanceof GroupSchedule schedule)) {
       throw new IllegalStateException("the stage's schedule needs the ranks' hosts: " + work.schedule());
     }
-    return train(rank, executorId, shard, s, replica, transport, allReduce, schedule, null);
+    return train(rank, executorId, shard, s, replica, transport, allReduce, schedule, null, null);
   }
 
   /**
    * As above with the stage's schedule already placed on the ranks' hosts; with a {@code firstPlan}
    * the ranks agree on auto's first plan after the first step's compute and run it from that step on.
+   * {@code layoutRacks} is each rank's rack from {@code --racks} (or its host), for schedules that
+   * have no racks of their own; null: one rack.
    */
   WorkerResult train(int rank, String executorId, LabeledArrays shard, ConsensusState s, ModelReplica replica,
-      Transport transport, GroupAllReduce allReduce, GroupSchedule schedule, FirstPlan firstPlan) {
+      Transport transport, GroupAllReduce allReduce, GroupSchedule schedule, FirstPlan firstPlan,
+      int[] layoutRacks) {
     replica.writeState(s.state());
     replica.writeOptimizerState(s.optimizerState());
     replica.setOptimizerSteps(s.optimizerSteps());
@@ -114,6 +118,7 @@ class WorkerTask
     TransportStats stats = transport.stats();
     // Every rank starts the stage from the same consensus, so it is a reference all of them hold alike.
     float[] halfReference = work.crossRack() == CrossRackPrecision.FP16 ? s.state() : null;
+    int[] rackOfRank = racks(schedule, layoutRacks);
     for (int i = 0; i < n; i++) {
       long step = work.firstStep() + i;
       long t0 = System.nanoTime();
@@ -130,6 +135,7 @@ class WorkerTask
       if (i == 0 && firstPlan != null) {
         schedule = firstPlan.agree(transport, computeMs[i], (long) replica.stateSize() * Float.BYTES, step,
             Duration.ofMillis(work.syncTimeoutMs())).schedulePlan().forHosts(firstPlan.hosts());
+        rackOfRank = racks(schedule, layoutRacks);
       }
       int[] group = schedule.groupOf(rank, step);
       // The stage-end average of all ranks subsumes the last step's group average: every member of
@@ -137,7 +143,8 @@ class WorkerTask
       // all ranks. Skipping it saves a sync per stage (under topology, a cross-rack one).
       if (group.length > 1 && i < n - 1) {
         replica.readState(state);
-        average(allReduce, group, schedule.twoLevelRacksAt(step), state, step, ROUND_STEP, halfReference);
+        average(allReduce, group, schedule.twoLevelRacksAt(step), state, step, ROUND_STEP, rackOfRank,
+            halfReference);
         replica.writeState(state);
       }
       long t2 = System.nanoTime();
@@ -157,7 +164,8 @@ class WorkerTask
     float[] both = concat(state, optimizer);
     // Under halves across racks the reference is the stage's start, model and optimizer state alike.
     float[] bothReference = halfReference == null ? null : concat(s.state(), s.optimizerState());
-    average(allReduce, everyone, schedule.racksForGlobalAverage(), both, lastStep, ROUND_FINAL, bothReference);
+    average(allReduce, everyone, schedule.racksForGlobalAverage(), both, lastStep, ROUND_FINAL, rackOfRank,
+        bothReference);
     double distance = distance(state, both);
     // In local mode the tasks run in the driver's JVM, where the broadcast is read without a fetch.
     if (start != null && !org.apache.spark.SparkContext$.MODULE$.DRIVER_IDENTIFIER().equals(executorId)) {
@@ -170,16 +178,35 @@ class WorkerTask
   }
 
   /**
-   * Averages {@code group}: in two levels over {@code racks} when the schedule gave them (across
-   * racks in halves of the change since {@code halfReference} when that is not null), else in one.
+   * Averages {@code group}: in two levels over {@code twoLevel} when the schedule gave them (across
+   * racks in halves of the change since {@code halfReference} when that is not null), else in one
+   * (in those halves when the group's members sit in more than one of the racks {@code rackOfRank}).
    */
-  private static void average(GroupAllReduce allReduce, int[] group, int[][] racks, float[] vector, long step,
-      int round, float[] halfReference) {
-    if (racks != null) {
-      allReduce.averageInRacks(racks, vector, step, round, halfReference);
+  private static void average(GroupAllReduce allReduce, int[] group, int[][] twoLevel, float[] vector, long step,
+      int round, int[] rackOfRank, float[] halfReference) {
+    if (twoLevel != null) {
+      allReduce.averageInRacks(twoLevel, vector, step, round, halfReference);
     } else {
-      allReduce.average(group, vector, step, round);
+      allReduce.average(group, vector, step, round, spansRacks(group, rackOfRank) ? halfReference : null);
     }
+  }
+
+  /** The schedule's racks when it has them, else the layout's (null: one rack). */
+  private static int[] racks(GroupSchedule schedule, int[] layoutRacks) {
+    return schedule.rackOfRank() != null ? schedule.rackOfRank() : layoutRacks;
+  }
+
+  /** Whether the members of {@code group} sit in more than one rack. */
+  static boolean spansRacks(int[] group, int[] rackOfRank) {
+    if (rackOfRank == null) {
+      return false;
+    }
+    for (int member : group) {
+      if (rackOfRank[member] != rackOfRank[group[0]]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static float[] concat(float[] a, float[] b) {

@@ -70,17 +70,51 @@ class AverageAcrossRacksInHalvesTest {
     for (int rank = 1; rank < n; rank++) {
       assertArrayEquals(vectors[0], vectors[rank], "rank " + rank + " holds other floats than rank 0");
     }
-    for (int i = 0; i < size; i++) {
+    assertNearExact(exact, vectors[0], before, reference);
+    assertEquals(0, transports.get(0).pendingChunks(), "every chunk was fetched and dropped");
+  }
+
+  static Stream<Arguments> groups() {
+    List<Arguments> cases = new ArrayList<>();
+    for (int g = 2; g <= 5; g++) {
+      for (int size : new int[] {0, 1, g - 1, 3 * g + 1, 10_007}) {
+        cases.add(Arguments.of(g, size));
+      }
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "g = {0}, size {1}")
+  @MethodSource("groups")
+  void aGroupAveragedInHalvesGivesEveryMemberTheSameFloatsNearTheExactMean(int g, int size) {
+    float[] reference = GroupAllReduceTest.randomVectors(1, size, 6)[0];
+    float[][] vectors = replicas(g, reference, 13L * g + size);
+    float[][] before = Arrays.stream(vectors).map(float[]::clone).toArray(float[][]::new);
+    float[] exact = GroupAllReduceTest.rankOrderMean(vectors, GroupAllReduceTest.allRanks(g));
+    List<InMemoryTransport> transports = InMemoryTransport.create(g);
+    Members.runAll(g, rank -> new GroupAllReduce(transports.get(rank), TIMEOUT, AllReduceAlgorithm.RING)
+        .average(GroupAllReduceTest.allRanks(g), vectors[rank], 3, 0, reference));
+    for (int rank = 1; rank < g; rank++) {
+      assertArrayEquals(vectors[0], vectors[rank], "rank " + rank + " holds other floats than rank 0");
+    }
+    assertNearExact(exact, vectors[0], before, reference);
+    assertEquals(0, transports.get(0).pendingChunks(), "every chunk was fetched and dropped");
+  }
+
+  /**
+   * Each element of {@code averaged} within two roundings to a half of the largest change
+   * {@code before} it (each at most 2^-11 of the value, or 2^-25 below the normal halves), plus the
+   * float sums around them, of {@code exact}.
+   */
+  private static void assertNearExact(float[] exact, float[] averaged, float[][] before, float[] reference) {
+    for (int i = 0; i < exact.length; i++) {
       double largestChange = 0;
       for (float[] v : before) {
         largestChange = Math.max(largestChange, Math.abs(v[i] - reference[i]));
       }
-      // Each change and their mean are rounded to a half once (at most 2^-11 of the value, or
-      // 2^-25 below the normal halves), and the float sums around them round too.
       double bound = largestChange * 0x1p-10 + 0x1p-24 + 4 * Math.ulp((float) (Math.abs(reference[i]) + largestChange));
-      assertEquals(exact[i], vectors[0][i], bound, "element " + i);
+      assertEquals(exact[i], averaged[i], bound, "element " + i);
     }
-    assertEquals(0, transports.get(0).pendingChunks(), "every chunk was fetched and dropped");
   }
 
   @Test

@@ -22,6 +22,7 @@ import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.GroupSchedule;
 import io.dssync.schedule.LinkMeasurements;
 import io.dssync.schedule.ProbeRounds;
+import io.dssync.schedule.RackLayout;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
@@ -157,6 +158,43 @@ class EngineInvariantsTest {
   }
 
   @Test
+  void randomPairsAcrossRacksAverageInHalvesAndPairsInsideARackInFloats() throws Exception {
+    GroupSchedule pairs = Schedules.create(new ScheduleSpec(ScheduleKind.RANDOM, N, 2, 1, 0, SEED));
+    int[] racks = {0, 0, 1, 1};
+    List<WorkerResult> exact = trainRanks(N, pairs, SGD, new FirstPlan[N], CrossRackPrecision.FP32, racks);
+    List<WorkerResult> halves = trainRanks(N, pairs, SGD, new FirstPlan[N], CrossRackPrecision.FP16, racks);
+    int size = exact.get(0).consensus().stateLength();
+    int crossing = 0;
+    for (int step = 0; step < STEPS - 1; step++) {
+      for (int r = 0; r < N; r++) {
+        long fp32 = exact.get(r).bytesSent()[step];
+        long fp16 = halves.get(r).bytesSent()[step];
+        int[] group = pairs.groupOf(r, step);
+        if (racks[group[0]] == racks[group[1]]) {
+          assertEquals(fp32, fp16, "rank " + r + " step " + step + ": a pair inside a rack averages in floats");
+        } else {
+          crossing++;
+          // A pair swaps half the vector each way, then the averaged half: S floats, or S halves.
+          assertEquals((long) Float.BYTES * size, fp32, "rank " + r + " step " + step);
+          assertEquals(fp32, 2 * fp16, 2 * Float.BYTES, "rank " + r + " step " + step + ": halves across racks");
+        }
+      }
+    }
+    assertTrue(crossing > 0, "the seed's pairs must cross racks at some step");
+    float[] reference = consensus(exact);
+    float[] lossy = consensus(halves);
+    float[] independent = referenceRun(N, SGD, false);
+    double offExact = 0;
+    double offIndependent = 0;
+    for (int i = 0; i < size; i++) {
+      offExact = Math.max(offExact, Math.abs(lossy[i] - reference[i]));
+      offIndependent = Math.max(offIndependent, Math.abs(lossy[i] - independent[i]));
+    }
+    assertTrue(offExact > 0 && offIndependent > 100 * offExact, "largest difference to the FP32 run " + offExact
+        + ", to independent trainings " + offIndependent);
+  }
+
+  @Test
   void theStageEndAverageOfAllRanksReplacesTheLastStepsGroupAverage() throws Exception {
     GroupSchedule pairs = Schedules.create(new ScheduleSpec(ScheduleKind.RANDOM, N, 2, 1, 0, SEED));
     for (WorkerResult r : trainRanks(N, pairs, SGD)) {
@@ -223,12 +261,18 @@ class EngineInvariantsTest {
     return trainRanks(n, schedule, opt, firstPlans, CrossRackPrecision.FP32);
   }
 
-  /** The same, with {@code crossRack} on the level across racks of two-level averages. */
+  /** The same, with {@code crossRack} on averages across racks. */
   private List<WorkerResult> trainRanks(int n, GroupSchedule schedule, OptimizerSpec opt, FirstPlan[] firstPlans,
       CrossRackPrecision crossRack) throws Exception {
+    return trainRanks(n, schedule, opt, firstPlans, crossRack, null);
+  }
+
+  /** The same, the ranks in racks {@code layoutRacks} (as --racks gives them; null: one rack). */
+  private List<WorkerResult> trainRanks(int n, GroupSchedule schedule, OptimizerSpec opt, FirstPlan[] firstPlans,
+      CrossRackPrecision crossRack, int[] layoutRacks) throws Exception {
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000, false, 0,
-        null, null, null, STEPS, AllReduceAlgorithm.AUTO, crossRack);
+        null, null, null, STEPS, AllReduceAlgorithm.AUTO, crossRack, RackLayout.byHost());
     ConsensusState start;
     try (ModelReplica init = Replicas.create(cnn, opt, 1)) {
       float[] s = new float[init.stateSize()];
@@ -246,7 +290,7 @@ class EngineInvariantsTest {
         try (ModelReplica replica = Replicas.create(cnn, opt, 1)) {
           InMemoryTransport t = transports.get(rank);
           return task.train(rank, "thread-" + rank, shards.get(rank), s0, replica, t,
-              new GroupAllReduce(t, Duration.ofSeconds(30)), schedule, firstPlans[rank]);
+              new GroupAllReduce(t, Duration.ofSeconds(30)), schedule, firstPlans[rank], layoutRacks);
         }
       }));
     }
