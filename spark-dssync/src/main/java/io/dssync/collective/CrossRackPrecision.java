@@ -3,11 +3,12 @@ package io.dssync.collective;
 import java.util.Locale;
 
 /**
- * What the across-racks level of a two-level average ({@link GroupAllReduce#averageInRacks}) puts
- * on the links between racks.
+ * What averages across racks put on the links between them: a group whose members sit in more than
+ * one rack ({@link GroupAllReduce#average} given a reference), or the level across racks of a
+ * two-level average ({@link GroupAllReduce#averageInRacks}).
  */
 public enum CrossRackPrecision {
-  /** The floats themselves: the average is the rack means' mean in FP32. */
+  /** The floats themselves, summed in FP32. */
   FP32,
   /**
    * Each value's change since a reference every rank holds alike (the stage's start),

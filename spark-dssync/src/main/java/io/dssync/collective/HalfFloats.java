@@ -1,7 +1,7 @@
 package io.dssync.collective;
 
 /**
- * IEEE 754 binary16 ("half") numbers for the exchanges across racks that {@link CrossRackPrecision#FP16}
+ * IEEE 754 binary16 ("half") numbers for the averages across racks that {@link CrossRackPrecision#FP16}
  * asks for: each value is rounded to the nearest half (ties to even), and two halves travel packed
  * in one float's bits, so a transport that moves floats moves half the bytes.
  *
@@ -9,10 +9,8 @@ package io.dssync.collective;
  * every transport copies its bits unchanged. Callers never pack a half that is infinite or NaN
  * ({@link #encode} reports those as {@link #OVERFLOW}).
  */
-public final class HalfFloats {
-  /** The largest finite half, 65504. */
-  public static final float MAX = 65504f;
-  /** What {@link #encode} returns for a value that rounds beyond {@link #MAX}, or NaN. */
+final class HalfFloats {
+  /** What {@link #encode} returns for a value that rounds beyond the largest half (65504), or NaN. */
   static final int OVERFLOW = -1;
 
   /** Every half's float value, indexed by its 16 bits (decoding is exact). */
@@ -27,7 +25,7 @@ public final class HalfFloats {
   private HalfFloats() {}
 
   /** Floats that carry {@code values} halves. */
-  public static int packedLength(int values) {
+  static int packedLength(int values) {
     return (values + 1) >>> 1;
   }
 

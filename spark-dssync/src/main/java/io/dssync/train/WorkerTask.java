@@ -67,7 +67,7 @@ class WorkerTask
       GroupAllReduce allReduce = new GroupAllReduce(transport, timeout, work.allReduce(), hosts);
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
           shard, from.consensus(), replica, transport, allReduce, schedule, firstPlan,
-          work.racks().rackOfRank(hosts));
+          work.crossRack() == CrossRackPrecision.FP16 ? work.racks().rackOfRank(hosts) : null);
       trainedToTheEnd = true;
       WorkerResult result = with(trained, links, from.fetched());
       Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
@@ -96,7 +96,7 @@ class WorkerTask
    * As above with the stage's schedule already placed on the ranks' hosts; with a {@code firstPlan}
    * the ranks agree on auto's first plan after the first step's compute and run it from that step on.
    * {@code layoutRacks} is each rank's rack from {@code --racks} (or its host), for schedules that
-   * have no racks of their own; null: one rack.
+   * have no racks of their own; null: one rack (only halves across racks need it).
    */
   WorkerResult train(int rank, String executorId, LabeledArrays shard, ConsensusState s, ModelReplica replica,
       Transport transport, GroupAllReduce allReduce, GroupSchedule schedule, FirstPlan firstPlan,
@@ -197,7 +197,7 @@ class WorkerTask
   }
 
   /** Whether the members of {@code group} sit in more than one rack. */
-  static boolean spansRacks(int[] group, int[] rackOfRank) {
+  private static boolean spansRacks(int[] group, int[] rackOfRank) {
     if (rackOfRank == null) {
       return false;
     }
