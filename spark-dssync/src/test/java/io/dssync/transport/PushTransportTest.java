@@ -410,6 +410,71 @@ class PushTransportTest {
     }
   }
 
+  @ParameterizedTest(name = "shared memory between executors: {0}")
+  @ValueSource(booleans = {false, true})
+  void halvesCrossExecutorJvmsBitForBitAsBetweenThreads(boolean sharedMemory) throws Exception {
+    // Changes of every size and sign, zero and -0 among them, so the packed floats take every kind
+    // of bit pattern (subnormals too); a pair, a group of three and a two-level average over racks.
+    int size = 2 * GroupAllReduce.PART_FLOATS + 4_321;
+    float[] reference = changes(-1, size);
+    int[][] racks = {{0, 2}, {1, 3}};
+    List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
+      int rank = ctx.partitionId();
+      try (PushTransport t = PushTransport.open(ctx, TIMEOUT, sharedMemory)) {
+        checkPath(t, sharedMemory);
+        return new Reduced(averagedInHalves(t, new GroupAllReduce(t, TIMEOUT), reference, racks), "");
+      }
+    });
+    List<io.dssync.collective.InMemoryTransport> threads = io.dssync.collective.InMemoryTransport.create(N);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(N);
+    try {
+      List<java.util.concurrent.Future<float[]>> expected = new ArrayList<>();
+      for (io.dssync.collective.InMemoryTransport t : threads) {
+        expected.add(pool.submit(() -> averagedInHalves(t, new GroupAllReduce(t, TIMEOUT), reference, racks)));
+      }
+      for (int r = 0; r < N; r++) {
+        float[] want = expected.get(r).get(60, TimeUnit.SECONDS);
+        float[] got = results.get(r).vector();
+        for (int i = 0; i < size; i++) {
+          if (Float.floatToRawIntBits(want[i]) != Float.floatToRawIntBits(got[i])) {
+            throw new AssertionError("rank " + r + ", element " + i + ": " + got[i] + " across JVMs, " + want[i]
+                + " between threads");
+          }
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Rank t.rank()'s vector after three averages in halves of the change since {@code reference}. */
+  private static float[] averagedInHalves(io.dssync.collective.Transport t, GroupAllReduce reduce,
+      float[] reference, int[][] racks) {
+    int rank = t.rank();
+    float[] vector = changes(rank, reference.length);
+    for (int i = 0; i < vector.length; i++) {
+      vector[i] += reference[i];
+    }
+    reduce.average(rank < 2 ? new int[] {0, 1} : new int[] {2, 3}, vector, 0, 0, reference);
+    if (rank != 0) {
+      reduce.average(new int[] {1, 2, 3}, vector, 1, 0, reference);
+    }
+    reduce.averageInRacks(racks, vector, 2, 0, reference);
+    return vector;
+  }
+
+  /** Values of every magnitude from 1e-9 to 1e3 and both signs, with exact zeros and -0 (seeded by rank). */
+  private static float[] changes(int rank, int size) {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(rank + 100);
+    float[] v = new float[size];
+    for (int i = 0; i < size; i++) {
+      int kind = random.nextInt(20);
+      v[i] = kind == 0 ? 0f : kind == 1 ? -0f
+          : (float) ((random.nextBoolean() ? 1 : -1) * Math.pow(10, random.nextDouble(-9, 3)));
+    }
+    return v;
+  }
+
   /** Fails the task unless every other rank is reached the way the test asked (all ranks share one host). */
   private static void checkPath(PushTransport t, boolean sharedMemory) {
     for (int r : othersThan(t.rank(), N)) {
