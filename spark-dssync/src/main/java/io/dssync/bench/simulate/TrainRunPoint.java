@@ -43,6 +43,11 @@ record TrainRunPoint(String network, ScheduleKind kind, int groupSize, int globa
         skipped.add("row " + (r + 2) + ": schedule '" + schedule + "' is not simulated (its racks are not recorded)");
         continue;
       }
+      if (csv.hasColumn("config") && TrainBenchConfigs.sendsHalves(csv.text(r, "config").trim())) {
+        skipped.add("row " + (r + 2) + ": configuration '" + csv.text(r, "config").trim()
+            + "' sends halves across racks, and the cost model prices floats");
+        continue;
+      }
       int workers = (int) csv.number(r, "workers");
       int g = kind.effectiveGroupSize(workers, (int) csv.number(r, "group_size"));
       double global = csv.number(r, "global_every");

@@ -74,9 +74,14 @@ public final class TrainBenchConfigs {
     return SUFFIXES.stream().filter(a -> name.endsWith("-" + a.label())).findFirst().orElse(null);
   }
 
+  /** Whether the configuration called {@code name} sends halves across racks (its name ends in -fp16). */
+  public static boolean sendsHalves(String name) {
+    return name.endsWith(HALVES);
+  }
+
   /** The configuration called {@code name} for {@code workers} workers and global period {@code h}. */
   public static Sync named(String name, int workers, int h) {
-    if (name.endsWith(HALVES)) {
+    if (sendsHalves(name)) {
       Sync plain = named(name.substring(0, name.length() - HALVES.length()), workers, h);
       return new Sync(name, plain.schedule(), plain.groupSize(), plain.globalEvery(), plain.crossRackPeriod(),
           plain.allReduce(), CrossRackPrecision.FP16);

@@ -140,7 +140,8 @@ class SimulateBenchTest {
         "network,config,schedule,group_size,global_every,workers,steps,steps_per_stage,compute_ms_per_step,"
             + "sync_ms_per_step,state_floats",
         "throttled,full,full,4,0,4,62,8,80," + directSync + "," + floats,
-        "throttled,full-ring,full,4,0,4,62,8,80," + ringSync + "," + floats) + "\n");
+        "throttled,full-ring,full,4,0,4,62,8,80," + ringSync + "," + floats,
+        "throttled,full-fp16,full,4,0,4,62,8,80," + directSync / 2 + "," + floats) + "\n");
 
     assertEquals(0, run("--out", out.toString(), "--workers", "4", "--trials", "1", "--racks", "2", "--all-reduce",
         "direct"));
@@ -155,6 +156,7 @@ class SimulateBenchTest {
     }
     String md = Files.readString(out.resolve("simulate/summary.md"));
     assertTrue(md.contains("predictions for all-reduce direct (direct exchange in every group)"), md);
+    assertTrue(md.contains("'full-fp16' sends halves across racks"), "the run in halves is left out, said why: " + md);
   }
 
   @Test
