@@ -382,14 +382,18 @@ public final class GroupAllReduce {
    * {@link #wire}; {@code values[offset]} is parameter {@code firstIndex} (for the error).
    */
   private void packHalves(float[] values, float[] minus, int offset, int length, long step, int firstIndex) {
-    int packed = HalfFloats.packedLength(length);
-    if (wire.length < packed) {
-      wire = new float[packed];
-    }
-    int bad = HalfFloats.pack(values, minus, offset, length, wire);
+    int bad = HalfFloats.pack(values, minus, offset, length, wire(HalfFloats.packedLength(length)));
     if (bad >= 0) {
       throw Errors.halfOverflow(step, firstIndex + bad - offset, minus == null ? values[bad] : values[bad] - minus[bad]);
     }
+  }
+
+  /** {@link #wire}, grown to hold at least {@code packed} floats. */
+  private float[] wire(int packed) {
+    if (wire.length < packed) {
+      wire = new float[packed];
+    }
+    return wire;
   }
 
   /** Publishes {@code wire[0, packed)} in parts as chunk {@code chunk} of {@code phase} for {@code readers}. */
@@ -402,11 +406,9 @@ public final class GroupAllReduce {
 
   /** Fetches {@code sender}'s chunk {@code chunk} of {@code phase}, {@code packed} floats in parts, into {@link #wire}. */
   private void fetchParts(int sender, int packed, long step, int round, int phase, int chunk) {
-    if (wire.length < packed) {
-      wire = new float[packed];
-    }
+    float[] into = wire(packed);
     for (int p = 0; p < parts(packed); p++) {
-      transport.fetch(sender, new MessageId(step, round, phase, chunk, p), wire, p * PART_FLOATS,
+      transport.fetch(sender, new MessageId(step, round, phase, chunk, p), into, p * PART_FLOATS,
           partLength(packed, p), timeout);
     }
   }

@@ -3,6 +3,7 @@ package io.dssync.collective;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.errors.DsSyncException;
@@ -152,7 +153,7 @@ class AverageAcrossRacksInHalvesTest {
   @Test
   void aReferenceOfAnotherLengthIsRefused() {
     List<InMemoryTransport> transports = InMemoryTransport.create(2);
-    DsSyncException e = org.junit.jupiter.api.Assertions.assertThrows(DsSyncException.class,
+    DsSyncException e = assertThrows(DsSyncException.class,
         () -> new GroupAllReduce(transports.get(0), TIMEOUT).averageInRacks(new int[][] {{0}, {1}}, new float[10], 0, 0,
             new float[9]));
     assertTrue(e.getMessage().contains("length 9 but 10"), e.getMessage());

@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.collective.GroupAllReduce;
+import io.dssync.collective.InMemoryTransport;
 import io.dssync.collective.MessageId;
 import io.dssync.collective.RingAllReduceTest;
+import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
 import io.dssync.errors.DsSyncException;
 import io.dssync.testing.TestSpark;
@@ -21,6 +23,10 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkEnv;
@@ -425,11 +431,11 @@ class PushTransportTest {
         return new Reduced(averagedInHalves(t, new GroupAllReduce(t, TIMEOUT), reference, racks), "");
       }
     });
-    List<io.dssync.collective.InMemoryTransport> threads = io.dssync.collective.InMemoryTransport.create(N);
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(N);
+    List<InMemoryTransport> threads = InMemoryTransport.create(N);
+    ExecutorService pool = Executors.newFixedThreadPool(N);
     try {
-      List<java.util.concurrent.Future<float[]>> expected = new ArrayList<>();
-      for (io.dssync.collective.InMemoryTransport t : threads) {
+      List<Future<float[]>> expected = new ArrayList<>();
+      for (InMemoryTransport t : threads) {
         expected.add(pool.submit(() -> averagedInHalves(t, new GroupAllReduce(t, TIMEOUT), reference, racks)));
       }
       for (int r = 0; r < N; r++) {
@@ -448,7 +454,7 @@ class PushTransportTest {
   }
 
   /** Rank t.rank()'s vector after three averages in halves of the change since {@code reference}. */
-  private static float[] averagedInHalves(io.dssync.collective.Transport t, GroupAllReduce reduce,
+  private static float[] averagedInHalves(Transport t, GroupAllReduce reduce,
       float[] reference, int[][] racks) {
     int rank = t.rank();
     float[] vector = changes(rank, reference.length);
@@ -465,7 +471,7 @@ class PushTransportTest {
 
   /** Values of every magnitude from 1e-9 to 1e3 and both signs, with exact zeros and -0 (seeded by rank). */
   private static float[] changes(int rank, int size) {
-    java.util.SplittableRandom random = new java.util.SplittableRandom(rank + 100);
+    SplittableRandom random = new SplittableRandom(rank + 100);
     float[] v = new float[size];
     for (int i = 0; i < size; i++) {
       int kind = random.nextInt(20);
