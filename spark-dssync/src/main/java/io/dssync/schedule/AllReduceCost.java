@@ -45,14 +45,25 @@ public final class AllReduceCost {
 
   /** Both phases of every group of {@code groups} averaging {@code stateMB}, under {@code allReduce}. */
   public static double syncMs(Network network, RingRule allReduce, int[][] groups, double stateMB) {
+    return syncMs(network, allReduce, false, groups, stateMB);
+  }
+
+  /**
+   * As above; with {@code halvesAcrossRacks} a group whose members sit in more than one rack moves
+   * halves (2 bytes a value) and exchanges directly, as the trainer does under
+   * {@code --cross-rack-precision fp16}.
+   */
+  public static double syncMs(Network network, RingRule allReduce, boolean halvesAcrossRacks, int[][] groups,
+      double stateMB) {
     double slowestGroup = 0;
     double[] uplinkMB = new double[network.racks()];
     for (int[] group : groups) {
       if (group.length <= 1) {
         continue;
       }
-      double chunkMB = stateMB / group.length;
-      double phaseMs = allReduce.ring(group.length, network.spansHosts(group))
+      boolean halves = halvesAcrossRacks && spansRacks(network, group);
+      double chunkMB = stateMB / group.length * (halves ? 0.5 : 1);
+      double phaseMs = !halves && allReduce.ring(group.length, network.spansHosts(group))
           ? ringPhaseMs(network, group, chunkMB, uplinkMB) : directPhaseMs(network, group, chunkMB, uplinkMB);
       slowestGroup = Math.max(slowestGroup, phaseMs);
     }
@@ -109,6 +120,15 @@ public final class AllReduceCost {
       ring[j + 1] = rank;
     }
     return ring;
+  }
+
+  private static boolean spansRacks(Network network, int[] group) {
+    for (int member : group) {
+      if (network.rackOf(member) != network.rackOf(group[0])) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void addIfLeaving(Network network, int from, int to, double megabytes, double[] uplinkMB) {

@@ -24,7 +24,9 @@ import java.util.stream.IntStream;
  * rack's uplink; a group exchanges directly or, where the trainer's {@link RingRule} says so, by default
  * for three or more members on more than one host, by a ring in host order, each phase as long as
  * its slowest group or its busiest uplink); a two-level step costs an in-rack all-reduce plus one
- * across racks on 1/k of the state ({@link #syncMs}). The consensus simulation gives each
+ * across racks on 1/k of the state ({@link #syncMs}). Under halves across racks (the trainer's
+ * {@code --cross-rack-precision fp16}) a group whose members sit in more than one rack, the level
+ * across racks included, is priced as the trainer runs it then: the direct exchange of half the bytes. The consensus simulation gives each
  * candidate's steps until the replicas' spread falls 1,000-fold (time to consensus = those steps x
  * the mean step time) and its drift: the spread replicas keep while every step also moves each of
  * them randomly, as training does ({@link ConsensusSimulation#steadySpread}), with the average of
@@ -96,10 +98,11 @@ public final class AutoPlanner {
 
   /**
    * The choice: the spec to run, its racks, every candidate, the drift allowed, the stages judged on
-   * and the all-reduce the candidates were priced for.
+   * and the all-reduce the candidates were priced for (with halves across racks or not).
    */
   public record Plan(ScheduleSpec spec, RackLayout racks, Candidate chosen, List<Candidate> candidates,
-      double driftBudget, int stepsPerStage, LinkMeasurements measured, RingRule allReduce) implements Serializable {
+      double driftBudget, int stepsPerStage, LinkMeasurements measured, RingRule allReduce,
+      boolean halvesAcrossRacks) implements Serializable {
     /** What the trainer runs: the chosen spec placed on the racks by host (needs a measured plan). */
     public SchedulePlan schedulePlan() {
       return Schedules.plan(spec, racks);
@@ -109,6 +112,9 @@ public final class AutoPlanner {
       StringBuilder sb = new StringBuilder();
       sb.append("chose ").append(chosen.label()).append(" (racks ").append(racks).append(")");
       sb.append("; priced for all-reduce ").append(allReduce.describe());
+      if (halvesAcrossRacks) {
+        sb.append(", groups across racks in halves by the direct exchange");
+      }
       sb.append(String.format(Locale.ROOT, "; drift allowed %.3f (random g=2's); judged in stages of %d steps, the"
           + " last averaging all ranks; candidates: ", driftBudget, stepsPerStage));
       for (int i = 0; i < candidates.size(); i++) {
@@ -130,19 +136,30 @@ public final class AutoPlanner {
    */
   public static Plan plan(LinkMeasurements links, ScheduleSpec base, long stateBytes, double computeMs,
       int stepsPerStage, RingRule allReduce, int[] ringOrder) {
+    return plan(links, base, stateBytes, computeMs, stepsPerStage, allReduce, false, ringOrder);
+  }
+
+  /**
+   * As above; with {@code halvesAcrossRacks} (the trainer's {@code --cross-rack-precision fp16})
+   * every group whose members sit in more than one of the measured racks is priced as the trainer
+   * averages it then: halves, by the direct exchange.
+   */
+  public static Plan plan(LinkMeasurements links, ScheduleSpec base, long stateBytes, double computeMs,
+      int stepsPerStage, RingRule allReduce, boolean halvesAcrossRacks, int[] ringOrder) {
     RackLayout layout = links.racks();
     int[] rackOfRank = layout.rackOfRank(links.hosts());
-    StepCost cost = new StepCost(links, rackOfRank, stateBytes, allReduce, ringOrder);
-    return choose(base, rackOfRank, layout, cost::syncMs, computeMs, stepsPerStage, links, allReduce);
+    StepCost cost = new StepCost(links, rackOfRank, stateBytes, allReduce, halvesAcrossRacks, ringOrder);
+    return choose(base, rackOfRank, layout, cost::syncMs, computeMs, stepsPerStage, links, allReduce,
+        halvesAcrossRacks);
   }
 
   /**
    * The choice for ranks in racks {@code rackOfRank} whose step's sync time {@code syncMs} predicts
-   * from its groups, priced for {@code allReduce}; {@code dssync bench simulate} calls it with its
-   * calibrated cost model.
+   * from its groups, priced for {@code allReduce} (with halves across racks or not);
+   * {@code dssync bench simulate} calls it with its calibrated cost model.
    */
-  public static Plan choose(ScheduleSpec base, int[] rackOfRank, RackLayout layout,
-      StepSync syncMs, double computeMs, int stepsPerStage, LinkMeasurements measured, RingRule allReduce) {
+  public static Plan choose(ScheduleSpec base, int[] rackOfRank, RackLayout layout, StepSync syncMs,
+      double computeMs, int stepsPerStage, LinkMeasurements measured, RingRule allReduce, boolean halvesAcrossRacks) {
     if (stepsPerStage < 1) {
       throw Errors.invalidFlag("stepsPerStage", stepsPerStage, "a stage has at least 1 step",
           "Pass the trainer's steps per stage.");
@@ -179,7 +196,8 @@ public final class AutoPlanner {
     ScheduleSpec spec = chosen.kind() == ScheduleKind.FULL
         ? ScheduleSpec.of(ScheduleKind.FULL, n, n, base.shufflePeriod(), base.globalAveragePeriod(), base.seed())
         : spec(base, chosen.kind(), chosen.groupSize(), chosen.crossRackPeriod());
-    return new Plan(spec, layout, chosen, candidates, budget, stepsPerStage, measured, allReduce);
+    return new Plan(spec, layout, chosen, candidates, budget, stepsPerStage, measured, allReduce,
+        halvesAcrossRacks);
   }
 
   private static ScheduleSpec spec(ScheduleSpec base, ScheduleKind kind, int g, int c) {
@@ -251,15 +269,18 @@ public final class AutoPlanner {
     private final double[] uplinkMBps;
     private final double megabytes;
     private final RingRule allReduce;
+    private final boolean halvesAcrossRacks;
     /** Each rank's place in the ring order. */
     private final int[] ringPosition;
 
-    StepCost(LinkMeasurements links, int[] rackOfRank, long stateBytes, RingRule allReduce, int[] ringOrder) {
+    StepCost(LinkMeasurements links, int[] rackOfRank, long stateBytes, RingRule allReduce, boolean halvesAcrossRacks,
+        int[] ringOrder) {
       this.links = links;
       this.rackOfRank = rackOfRank;
       this.uplinkMBps = links.uplinkMBps(rackOfRank);
       this.megabytes = stateBytes / 1e6;
       this.allReduce = allReduce;
+      this.halvesAcrossRacks = halvesAcrossRacks;
       this.ringPosition = positions(ringOrder, links.workers());
     }
 
@@ -282,7 +303,7 @@ public final class AutoPlanner {
 
     /** Both phases of {@code groups}, moving {@code share} of the state (1 = all). */
     double syncMs(int[][] groups, double share) {
-      return AllReduceCost.syncMs(this, allReduce, groups, megabytes * share);
+      return AllReduceCost.syncMs(this, allReduce, halvesAcrossRacks, groups, megabytes * share);
     }
 
     @Override

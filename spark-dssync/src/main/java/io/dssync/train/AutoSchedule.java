@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
 import io.dssync.schedule.ProbeRounds;
@@ -51,6 +52,8 @@ final class AutoSchedule {
   private final int stepsPerStage;
   /** The fit's all-reduce algorithm, for which the planner prices candidates. */
   private final AllReduceAlgorithm allReduce;
+  /** The fit's precision across racks, for which it prices them too. */
+  private final CrossRackPrecision crossRack;
   private AutoPlanner.Plan plan;
   private ReplanRule rule;
   /** What every probe of the fit cost so far, for the log. */
@@ -70,11 +73,13 @@ final class AutoSchedule {
   /** What the last probe took per round it ran; NaN before one. */
   private double msPerRound = Double.NaN;
 
-  AutoSchedule(ScheduleSpec base, int replanEvery, int stepsPerStage, AllReduceAlgorithm allReduce) {
+  AutoSchedule(ScheduleSpec base, int replanEvery, int stepsPerStage, AllReduceAlgorithm allReduce,
+      CrossRackPrecision crossRack) {
     this.base = base;
     this.replanEvery = replanEvery;
     this.stepsPerStage = stepsPerStage;
     this.allReduce = allReduce;
+    this.crossRack = crossRack;
   }
 
   /**
@@ -247,7 +252,7 @@ final class AutoSchedule {
     if (firstSpec != null) {
       // The ranks ran this plan from the stage's first step; the same rows give the driver the same plan.
       float[][] rows = byRank.stream().map(r -> FirstPlan.row(r.links(), r.computeMs()[0])).toArray(float[][]::new);
-      adopt(FirstPlan.plan(rows, hosts, firstSpec, stateBytes, stepsPerStage, allReduce));
+      adopt(FirstPlan.plan(rows, hosts, firstSpec, stateBytes, stepsPerStage, allReduce, crossRack));
       LOG.warn(String.format(Locale.ROOT, "dssync auto: first plan, made by the ranks after the probe and run from"
           + " step %d (compute %.0f ms in that step, the ranks' mean; model %.2f MB): %s", firstStep,
           plan.chosen().stepMs() - plan.chosen().syncMs(), stateBytes / 1e6, plan.describe()));
@@ -269,7 +274,7 @@ final class AutoSchedule {
       return false;
     }
     AutoPlanner.Plan next = PlannedAllReduce.plan(measured, base.withWorkers(n), stateBytes, computeMsPerStep,
-        stepsPerStage, allReduce);
+        stepsPerStage, allReduce, crossRack);
     LOG.warn(String.format(Locale.ROOT, "dssync auto: %s at step %d (compute %.0f ms/step, model %.2f MB): %s",
         why, step, computeMsPerStep, stateBytes / 1e6, next.describe()));
     adopt(next);

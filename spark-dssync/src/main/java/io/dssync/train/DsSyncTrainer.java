@@ -98,7 +98,7 @@ public final class DsSyncTrainer {
     int n = config.workers();
     auto = config.scheduleKind() == ScheduleKind.AUTO
         ? new AutoSchedule(config.scheduleSpec(), config.get(TrainerConfig.REPLAN_EVERY),
-        config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm()) : null;
+        config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(), config.crossRackPrecision()) : null;
     ClusterSlots.requireStaticAllocation(sc.conf());
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);

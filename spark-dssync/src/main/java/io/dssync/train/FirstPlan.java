@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.collective.MessageId;
 import io.dssync.collective.Transport;
 import io.dssync.schedule.AutoPlanner;
@@ -25,9 +26,10 @@ import java.util.stream.IntStream;
  * @param probed this rank's probe of every pair
  * @param stepsPerStage the fit's steps per stage
  * @param allReduce the fit's all-reduce algorithm, which the candidates are priced for
+ * @param crossRack the fit's precision across racks, which they are priced for too
  */
 record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed, int stepsPerStage,
-    AllReduceAlgorithm allReduce) {
+    AllReduceAlgorithm allReduce, CrossRackPrecision crossRack) {
   /** The message round of the rows, clear of the worker loop's (0, 1) and the probe's (16 on). */
   static final int ROUND = 2;
 
@@ -49,7 +51,7 @@ record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed, int steps
       rows[peer] = new float[rows[rank].length];
       transport.fetch(peer, id, rows[peer], 0, rows[peer].length, timeout);
     }
-    return plan(rows, hosts, base, stateBytes, stepsPerStage, allReduce);
+    return plan(rows, hosts, base, stateBytes, stepsPerStage, allReduce, crossRack);
   }
 
   /** One rank's row: its step's compute time, then its latency and its bandwidth to every peer. */
@@ -69,7 +71,7 @@ record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed, int steps
    * the others received) and the tests get the same. Compute is the ranks' mean in rank order.
    */
   static AutoPlanner.Plan plan(float[][] rows, String[] hosts, ScheduleSpec base, long stateBytes,
-      int stepsPerStage, AllReduceAlgorithm allReduce) {
+      int stepsPerStage, AllReduceAlgorithm allReduce, CrossRackPrecision crossRack) {
     int n = rows.length;
     double[][] latency = new double[n][n];
     double[][] bandwidth = new double[n][n];
@@ -82,6 +84,6 @@ record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed, int steps
       }
     }
     LinkMeasurements measured = new LinkMeasurements(hosts.clone(), latency, AutoSchedule.paired(bandwidth));
-    return PlannedAllReduce.plan(measured, base, stateBytes, computeMs / n, stepsPerStage, allReduce);
+    return PlannedAllReduce.plan(measured, base, stateBytes, computeMs / n, stepsPerStage, allReduce, crossRack);
   }
 }

@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.collective.HostOrder;
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
@@ -26,10 +27,13 @@ public final class PlannedAllReduce {
     };
   }
 
-  /** {@link AutoPlanner#plan} with candidates priced for {@code algorithm} over the measured ranks' hosts. */
+  /**
+   * {@link AutoPlanner#plan} with candidates priced for {@code algorithm} over the measured ranks'
+   * hosts, and for groups across racks in halves under {@code crossRack} fp16.
+   */
   static AutoPlanner.Plan plan(LinkMeasurements measured, ScheduleSpec base, long stateBytes, double computeMs,
-      int stepsPerStage, AllReduceAlgorithm algorithm) {
+      int stepsPerStage, AllReduceAlgorithm algorithm, CrossRackPrecision crossRack) {
     return AutoPlanner.plan(measured, base, stateBytes, computeMs, stepsPerStage, ringRule(algorithm),
-        HostOrder.byHost(measured.hosts()));
+        crossRack == CrossRackPrecision.FP16, HostOrder.byHost(measured.hosts()));
   }
 }

@@ -62,7 +62,7 @@ class WorkerTask
               work.probeStartFloats() == null ? null : work.probeStartFloats()[transport.rank()],
               work.probeScope().rounds(hosts), timeout) : null;
       FirstPlan firstPlan = work.firstPlanSpec() == null ? null : new FirstPlan(work.firstPlanSpec(), hosts, links,
-          work.stepsPerStage(), work.allReduce());
+          work.stepsPerStage(), work.allReduce(), work.crossRack());
       StageStart.Resolved from = start.resolve();
       GroupAllReduce allReduce = new GroupAllReduce(transport, timeout, work.allReduce(), hosts);
       WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),

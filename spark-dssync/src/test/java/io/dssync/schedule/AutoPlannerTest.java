@@ -169,7 +169,7 @@ class AutoPlannerTest {
     int[][] full = {{0, 1, 2, 3, 4, 5}};
     // Every hop of the ring 0, 2, 4, 1, 3, 5 leaves its rack: 2 crossings x 5 chunks per uplink and phase.
     int[] everyHopCrosses = {0, 2, 4, 1, 3, 5};
-    AutoPlanner.StepCost crossing = new AutoPlanner.StepCost(links, racks, MODEL_BYTES, RingRule.RING,
+    AutoPlanner.StepCost crossing = new AutoPlanner.StepCost(links, racks, MODEL_BYTES, RingRule.RING, false,
         everyHopCrosses);
     assertEquals(2 * 10 * 1.7 / 6 / 12 * 1e3, crossing.syncMs(full, 1), 1e-9);
     assertTrue(crossing.syncMs(full, 1) > stepCost(links, racks, RingRule.RING).syncMs(full, 1));
@@ -252,6 +252,45 @@ class AutoPlannerTest {
     assertEquals(2, shortStages.chosen().crossRackPeriod(), both);
   }
 
+  /**
+   * Under halves across racks a group spanning racks moves half the bytes and exchanges directly
+   * (the ring's rule no longer applies to it); a group inside one rack is priced as in floats.
+   */
+  @Test
+  void halvesAcrossRacksPriceASpanningGroupAsTheDirectExchangeOfHalfTheBytes() {
+    LinkMeasurements links = TestbedLinks.of(2, 2, 120, 12);
+    int[] racks = links.racks().rackOfRank(links.hosts());
+    AutoPlanner.StepCost halves = new AutoPlanner.StepCost(links, racks, MODEL_BYTES, RingRule.AUTO, true,
+        TestbedLinks.inRankOrder(links.workers()));
+    int[][] all = {{0, 1, 2, 3}};
+    // In floats the ring crosses each uplink once per phase (3 chunks); the direct exchange sends 4 chunks.
+    assertTrue(stepCost(links, racks, RingRule.AUTO).syncMs(all, 1)
+        < stepCost(links, racks, RingRule.DIRECT).syncMs(all, 1));
+    assertEquals(stepCost(links, racks, RingRule.DIRECT).syncMs(all, 0.5), halves.syncMs(all, 1), 1e-9);
+    int[][] inRackPairs = {{0, 1}, {2, 3}};
+    assertEquals(stepCost(links, racks, RingRule.AUTO).syncMs(inRackPairs, 1), halves.syncMs(inRackPairs, 1), 1e-9);
+  }
+
+  /** The first plan under fp16 prices topology's level across racks in halves, and its log says so. */
+  @Test
+  void aPlanForHalvesAcrossRacksPricesTheCrossRackStepsCheaperAndSaysSo() {
+    LinkMeasurements links = TestbedLinks.of(2, 2, 120, 12);
+    ScheduleSpec base = new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42);
+    AutoPlanner.Plan floats = plan(links, base, STEPS_PER_STAGE, RingRule.AUTO);
+    AutoPlanner.Plan halves = AutoPlanner.plan(links, base, MODEL_BYTES, 160, STEPS_PER_STAGE, RingRule.AUTO, true,
+        TestbedLinks.inRankOrder(links.workers()));
+    String both = floats.describe() + " / " + halves.describe();
+    AutoPlanner.Candidate crossingEveryStep = candidate(halves.candidates(), ScheduleKind.TOPOLOGY, 2, 1);
+    AutoPlanner.Candidate inFloats = candidate(floats.candidates(), ScheduleKind.TOPOLOGY, 2, 1);
+    // In-rack level alike, the level across racks on half the bytes: between half and all of the floats' sync.
+    assertTrue(crossingEveryStep.syncMs() < inFloats.syncMs() && crossingEveryStep.syncMs() > inFloats.syncMs() / 2,
+        both);
+    assertEquals(candidate(floats.candidates(), ScheduleKind.FULL, 4, 0).drift(),
+        candidate(halves.candidates(), ScheduleKind.FULL, 4, 0).drift(), 1e-12, "halves change costs, not mixing");
+    assertTrue(halves.describe().contains(", groups across racks in halves by the direct exchange;"), both);
+    assertTrue(!floats.describe().contains("halves"), both);
+  }
+
   /** The plan of a 160 ms step over {@code links}, whose host order is rank order, priced for {@code rule}. */
   private static AutoPlanner.Plan plan(LinkMeasurements links, ScheduleSpec base, int stepsPerStage, RingRule rule) {
     return AutoPlanner.plan(links, base, MODEL_BYTES, 160, stepsPerStage, rule,
@@ -260,7 +299,7 @@ class AutoPlannerTest {
 
   /** The step cost over {@code links} (host order = rank order) in racks {@code racks}, priced for {@code rule}. */
   private static AutoPlanner.StepCost stepCost(LinkMeasurements links, int[] racks, RingRule rule) {
-    return new AutoPlanner.StepCost(links, racks, MODEL_BYTES, rule, TestbedLinks.inRankOrder(links.workers()));
+    return new AutoPlanner.StepCost(links, racks, MODEL_BYTES, rule, false, TestbedLinks.inRankOrder(links.workers()));
   }
 
   private static AutoPlanner.Candidate candidate(List<AutoPlanner.Candidate> all, ScheduleKind kind, int g, int c) {

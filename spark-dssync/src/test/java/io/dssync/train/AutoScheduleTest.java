@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
 import io.dssync.schedule.ProbeRounds;
@@ -33,7 +34,7 @@ class AutoScheduleTest {
 
   private static AutoSchedule planned() {
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertTrue(probe(auto, 12, 0), "the first probe plans");
     assertEquals(ScheduleKind.TOPOLOGY, auto.plan().spec().kind(), auto.plan().describe());
     return auto;
@@ -75,7 +76,7 @@ class AutoScheduleTest {
   @Test
   void theFirstProbeGetsAFixedTimePerRound() {
     AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     double firstMs = 3 * AutoSchedule.FIRST_PROBE_MS_PER_ROUND;
     assertEquals(firstMs, fresh.probeBudgetMs(10, 10, 20, 4), 1e-9,
         "the first probe: a fixed time per round, 3 rounds");
@@ -93,7 +94,7 @@ class AutoScheduleTest {
     assertEquals(200, auto.probeBudgetMs(10, 50, 20, 4), 1e-9, "credit is not spent in one burst");
 
     AutoSchedule testbed = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertTrue(testbed.update(results(TestbedLinks.of(2, 2, 120, 12), new int[4][4], 1309), 160, MODEL_BYTES, 9.3,
         9.3, 8));
     // Three 8 s stages later: 2% of (25.3 + 3 x 8) s = 986 ms, all spent by the 1,309 ms first probe.
@@ -109,7 +110,7 @@ class AutoScheduleTest {
     // The 3 x 2 testbed's fit: 18 stages of 8 s, R = 3, a first probe of 1,309 ms, and later probes
     // that take their budget but never less than 150 ms (each pair's fixed messages).
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 6, 2, 1, 0, 42), 3, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
     double trained = 0;
     List<Double> probes = new ArrayList<>();
@@ -132,17 +133,17 @@ class AutoScheduleTest {
   @Test
   void theFirstStageAndEveryRthProbeButNeverALaterProbeInTheLastStage() {
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     // Nothing measured yet, so nothing to afford: only the schedule decides.
     List<Integer> probing = IntStream.range(0, 16).filter(s -> auto.probesAt(s, 0, 16, 8, 8.0 * s, 4)).boxed()
         .toList();
     assertEquals(List.of(0, 3, 6, 9, 12), probing, "stage 15 is the last: its probe could plan for nothing");
     AutoSchedule resumed = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertEquals(List.of(2, 5), IntStream.range(2, 7).filter(s -> resumed.probesAt(s, 2, 7, 8, 8.0 * s, 4)).boxed()
         .toList(), "counted from the stage the fit resumed at");
     AutoSchedule single = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 3, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertTrue(single.probesAt(0, 0, 1, Double.NaN, 0, 4), "a one-stage fit still gets its first probe");
   }
 
@@ -151,7 +152,7 @@ class AutoScheduleTest {
     // The 3 x 2 testbed's fit: 16 stages of 7.5 s (evaluation included), R = 3, a first probe of
     // 1,250 ms over 5 rounds, later probes of 400 ms whatever their budget (their fixed messages).
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 6, 2, 1, 0, 42), 3, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     LinkMeasurements links = TestbedLinks.of(3, 2, 120, 12);
     double trained = 0;
     double lastStage = Double.NaN;
@@ -178,7 +179,7 @@ class AutoScheduleTest {
   @Test
   void aLaterProbeStartsEachPairWhereTheLastProbeSettled() {
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertEquals(null, auto.probeStartFloats(4), "the first probe starts small");
     int big = 4 * ProbeSizing.START_FLOATS;
     int[][] floats = new int[4][4];
@@ -212,7 +213,7 @@ class AutoScheduleTest {
   @Test
   void theRanksMakeTheFirstPlanAndThatOfAPoolOfAnotherSizeAndTheDriverMakesTheSame() {
     AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertEquals(4, fresh.firstPlanSpec(4).workers(), "before any plan the probing stage's ranks plan");
     AutoSchedule auto = planned();
     assertEquals(null, auto.firstPlanSpec(4), "later probes: the driver re-plans");
@@ -221,7 +222,7 @@ class AutoScheduleTest {
     List<WorkerResult> results = results(testbed);
     float[][] rows = results.stream().map(r -> FirstPlan.row(r.links(), COMPUTE_MS)).toArray(float[][]::new);
     AutoPlanner.Plan ranks = FirstPlan.plan(rows, testbed.hosts(), fresh.firstPlanSpec(4), MODEL_BYTES,
-        STEPS_PER_STAGE, AllReduceAlgorithm.AUTO);
+        STEPS_PER_STAGE, AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertTrue(fresh.update(results, 999, MODEL_BYTES, 10, 10, 8), "the first probing stage sets the plan");
     assertEquals(ranks.describe(), fresh.plan().describe(), "the driver's plan is the one the ranks ran");
   }
@@ -229,7 +230,7 @@ class AutoScheduleTest {
   @Test
   void aStageOfAnElasticPoolOfAnotherSizeProbesAtOnceWithAFirstProbesBudget() {
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 5, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertTrue(auto.probesAt(0, 0, 16, Double.NaN, 0, 4));
     assertTrue(probe(auto, 12, 8));
     assertFalse(auto.probesAt(1, 0, 16, 10, 10, 4), "the plan's 4 workers: the next probe is due at stage 5");
@@ -286,7 +287,7 @@ class AutoScheduleTest {
   @Test
   void laterProbesMeetFewPairsUntilALinkIsWatchedAndOnlyAProbeOfEveryPairReplans() {
     AutoSchedule fresh = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertTrue(fresh.probeScope(4).isFull(), "the first probe finds the racks from every pair");
     AutoSchedule auto = planned();
     AutoPlanner.Plan first = auto.plan();
@@ -333,7 +334,7 @@ class AutoScheduleTest {
   @Test
   void aPairALaterProbeDidNotMeetKeepsTheSizeItSettledOn() {
     AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     int[][] floats = new int[4][4];
     for (int[] row : floats) {
       Arrays.fill(row, ProbeSizing.MAX_FLOATS);

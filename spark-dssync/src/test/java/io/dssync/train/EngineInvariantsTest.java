@@ -209,7 +209,7 @@ class EngineInvariantsTest {
     for (int r = 0; r < N; r++) {
       LinkSample probed = new LinkSample(hosts[r], testbed.latencyMs()[r], testbed.bandwidthMBps()[r], new int[N],
           ProbeRounds.rounds(N), 100);
-      firstPlans[r] = new FirstPlan(auto, hosts, probed, STEPS, AllReduceAlgorithm.AUTO);
+      firstPlans[r] = new FirstPlan(auto, hosts, probed, STEPS, AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     }
     GroupSchedule pairs = Schedules.create(new ScheduleSpec(ScheduleKind.RANDOM, N, 2, 1, 0, SEED));
     List<WorkerResult> planned = trainRanks(N, pairs, SGD, firstPlans);
@@ -219,7 +219,7 @@ class EngineInvariantsTest {
       rows[r.rank()] = FirstPlan.row(firstPlans[r.rank()].probed(), r.computeMs()[0]);
     }
     AutoPlanner.Plan plan = FirstPlan.plan(rows, hosts, auto, 4L * planned.get(0).consensus().stateLength(),
-        STEPS, AllReduceAlgorithm.AUTO);
+        STEPS, AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     assertEquals(ScheduleKind.TOPOLOGY, plan.spec().kind(), plan.describe());
     float[] engine = consensus(planned);
     float[] fromTheStart = runEngineOn(N, plan.schedulePlan().forHosts(hosts), SGD);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.collective.AllReduceAlgorithm;
+import io.dssync.collective.CrossRackPrecision;
 import io.dssync.collective.HostOrder;
 import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
@@ -31,7 +32,7 @@ class PlannedAllReduceTest {
     LinkMeasurements roundTheRacks = TestbedLinks.permuted(TestbedLinks.of(3, 2, 120, 12),
         new int[] {0, 2, 4, 1, 3, 5});
     AutoPlanner.Plan planned = PlannedAllReduce.plan(roundTheRacks, AUTO_OF_SIX, MODEL_BYTES, 160, 8,
-        AllReduceAlgorithm.AUTO);
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
     AutoPlanner.Plan byHost = AutoPlanner.plan(roundTheRacks, AUTO_OF_SIX, MODEL_BYTES, 160, 8, RingRule.AUTO,
         HostOrder.byHost(roundTheRacks.hosts()));
     AutoPlanner.Plan byRank = AutoPlanner.plan(roundTheRacks, AUTO_OF_SIX, MODEL_BYTES, 160, 8, RingRule.AUTO,

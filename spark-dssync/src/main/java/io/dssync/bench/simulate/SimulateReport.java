@@ -170,7 +170,7 @@ final class SimulateReport {
         io.dssync.schedule.RackLayout.byHost(),
         (groups, share) -> model.syncMs(groups, n, Math.round(s.stateBytes() * share)), model.computeMs(),
         s.stepsPerStage() > 0 ? s.stepsPerStage() : Integer.MAX_VALUE, null, // no stages known: none end
-        model.allReduce());
+        model.allReduce(), false); // its cost model prices floats
     io.dssync.schedule.AutoPlanner.Candidate c = plan.chosen();
     io.dssync.schedule.GroupSchedule chosen = plan.spec().kind() == io.dssync.schedule.ScheduleKind.TOPOLOGY
         ? io.dssync.schedule.Schedules.topology(plan.spec(), racks) : io.dssync.schedule.Schedules.create(plan.spec());
