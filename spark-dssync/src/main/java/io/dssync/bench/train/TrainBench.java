@@ -11,10 +11,12 @@ import io.dssync.train.TrainingData;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -28,6 +30,8 @@ public final class TrainBench implements BenchMode {
   static final double DEFAULT_TARGET = 0.85;
   static final int DEFAULT_STEPS_PER_STAGE = 20;
   static final int DEFAULT_GLOBAL_EVERY = 5;
+  /** More rounds than this is a typo rather than a benchmark (each round trains every configuration). */
+  static final int MAX_ROUNDS = 20;
   static final Map<String, String> FLAGS = TrainBenchArgs.merged(TrainBenchArgs.COMMON, TrainBenchArgs.orderedMap(
       "--configs", "Comma-separated subset of " + TrainBenchConfigs.ALL_NAMES + ", or all (default all);"
           + " full always runs; a name ending in -direct or -ring (full-ring) runs that configuration with that"
@@ -36,6 +40,10 @@ public final class TrainBench implements BenchMode {
           + DEFAULT_GLOBAL_EVERY + ")",
       "--warm-up", "true|false: one short untimed run first so no configuration pays the JVM/engine warm-up"
           + " (default true)",
+      "--rounds", "R: run the configurations R times, in the given order in odd rounds and in reverse (full"
+          + " last) in even ones, so a machine that speeds up or slows down during the benchmark weighs on"
+          + " every configuration alike; each round's ratios are against that round's full, and the target"
+          + " check reads the median over rounds (default 1)",
       "--peer", "none (default) or " + TrainBenchTorchDdp.NAME + ": after ours, train the cnn with PyTorch DDP"
           + " (Gloo, same workers, data, batch, SGD, schedule, seed) and print every configuration's time to the"
           + " target as a ratio to DDP's"));
@@ -51,7 +59,7 @@ public final class TrainBench implements BenchMode {
   /** What to run: the configurations, the trainer settings they share, where to write. */
   record Plan(TrainBenchArgs args, List<TrainBenchConfigs.Sync> configs, List<String> skipped, Supplier<TrainerConfig.Builder> base,
       String network, double target, boolean warmUp, boolean torchDdp, Path out, String commandLine,
-      String trainerSettings) {}
+      String trainerSettings, int rounds) {}
 
   @Override
   public String name() {
@@ -120,7 +128,7 @@ public final class TrainBench implements BenchMode {
     }
     return new Plan(parsed, configs, skipped, base, parsed.network(), parsed.targetAccuracy(DEFAULT_TARGET),
         parsed.flags().bool("--warm-up", true), torchDdp, parsed.out(), commandLine,
-        parsed.trainerSettingsText());
+        parsed.trainerSettingsText(), parsed.flags().integer("--rounds", 1, 1, MAX_ROUNDS));
   }
 
   /** Runs every configuration of {@code plan} on {@code spark} and writes the results folder (no peer). */
@@ -129,7 +137,11 @@ public final class TrainBench implements BenchMode {
     return report(plan, data, runOurs(spark, data, plan, err), null, out);
   }
 
-  /** Every configuration of {@code plan}, one after another on {@code spark}, {@code full} first. */
+  /**
+   * Every configuration of {@code plan}, one after another on {@code spark}, round after round:
+   * {@code full} first in odd rounds, last in even ones. Returned round by round, each round in
+   * the configurations' order ({@code full} first).
+   */
   static List<TrainBenchOutcome> runOurs(SparkSession spark, DatasetSplits data, Plan plan, PrintStream err) {
     if (plan.warmUp()) {
       TrainBenchRunner.warmUp(spark, data, plan.configs().get(0).config(plan.base().get()), err);
@@ -137,8 +149,21 @@ public final class TrainBench implements BenchMode {
     TrainerConfig any = plan.configs().get(0).config(plan.base().get());
     TrainingData training = TrainingData.of(spark, data, any.workers());
     List<TrainBenchOutcome> outcomes = new ArrayList<>();
-    for (TrainBenchConfigs.Sync sync : plan.configs()) {
-      outcomes.add(TrainBenchRunner.fit(spark, training, sync, sync.config(plan.base().get()), "train", err));
+    for (int round = 1; round <= plan.rounds(); round++) {
+      List<TrainBenchConfigs.Sync> order = new ArrayList<>(plan.configs());
+      if (round % 2 == 0) {
+        Collections.reverse(order);
+      }
+      if (plan.rounds() > 1) {
+        err.printf(Locale.ROOT, "[bench train] round %d of %d: %s%n", round, plan.rounds(),
+            order.stream().map(TrainBenchConfigs.Sync::name).collect(Collectors.joining(", ")));
+      }
+      TrainBenchOutcome[] ran = new TrainBenchOutcome[order.size()];
+      for (TrainBenchConfigs.Sync sync : order) {
+        ran[plan.configs().indexOf(sync)] = TrainBenchRunner.fit(spark, training, sync,
+            sync.config(plan.base().get()), "train", err).inRound(round);
+      }
+      outcomes.addAll(List.of(ran));
     }
     return outcomes;
   }

@@ -5,12 +5,19 @@ import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingResult;
 import java.util.List;
 
-/** What one configuration of a training benchmark measured, with the figures the tables show. */
+/**
+ * What one configuration of a training benchmark measured, with the figures the tables show;
+ * {@code round} is the round of {@code --rounds} it ran in (1 for the first or only one).
+ */
 public record TrainBenchOutcome(TrainBenchConfigs.Sync sync, TrainerConfig config, TrainingResult result,
-    TrainBenchCurve curve) {
+    TrainBenchCurve curve, int round) {
 
   static TrainBenchOutcome of(TrainBenchConfigs.Sync sync, TrainerConfig config, TrainingResult result) {
-    return new TrainBenchOutcome(sync, config, result, TrainBenchCurve.of(result.history()));
+    return new TrainBenchOutcome(sync, config, result, TrainBenchCurve.of(result.history()), 1);
+  }
+
+  TrainBenchOutcome inRound(int r) {
+    return new TrainBenchOutcome(sync, config, result, curve, r);
   }
 
   /** Seconds inside training stages (evaluation, data sharding and start-up excluded). */

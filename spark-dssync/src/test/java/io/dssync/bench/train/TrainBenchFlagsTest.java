@@ -52,6 +52,8 @@ class TrainBenchFlagsTest {
     assertMessage(new String[] {"--global-every", "0"}, "--global-every", "0");
     assertMessage(new String[] {"--configs", "full,random-g3"}, "random-g3");
     assertMessage(new String[] {"--warm-up", "maybe"}, "--warm-up", "maybe");
+    assertMessage(new String[] {"--rounds", "0"}, "--rounds", "0");
+    assertMessage(new String[] {"--rounds", "21"}, "--rounds", "21");
     assertMessage(new String[] {"--network", "two racks"}, "--network");
     assertMessage(new String[] {"--learning-rate", "-1"}, "--learning-rate", "-1");
     assertMessage(new String[] {"--no-such-flag", "1"}, "--no-such-flag", "--configs");
@@ -120,6 +122,22 @@ class TrainBenchFlagsTest {
     assertEquals("0.500", TrainBenchCurve.ratioText(1, 2, 9));
     assertTrue(TrainBenchCurve.ratioText(2, Double.NaN, 8).startsWith("< 0.250"), "an upper bound when B never got there");
     assertTrue(TrainBenchCurve.ratioText(Double.NaN, 2, 8).startsWith("n/a"));
+  }
+
+  @Test
+  void overSeveralRoundsTheTargetIsJudgedOnTheMediansAndARoundThatNeverGotThereCountsAsTheSlowest() {
+    assertEquals(1, TrainBench.plan(new String[] {}, "x").rounds());
+    assertEquals(3, TrainBench.plan(new String[] {"--rounds", "3"}, "x").rounds());
+    assertEquals(0.4, TrainBenchReport.median(new double[] {0.9, 0.4, 0.1}));
+    assertEquals(0.5, TrainBenchReport.median(new double[] {0.6, 0.4}));
+    String met = TrainBenchReport.medianLine("topology", List.of(new double[] {0.35, 0.2}, new double[] {0.62, -0.9},
+        new double[] {0.41, 0.1}));
+    assertEquals("- topology: time-to-target ratio vs full by round 0.350, 0.620, 0.410 (median 0.410), final"
+        + " accuracy by round +0.20, -0.90, +0.10 points (median +0.10) -> met\n", met);
+    String missed = TrainBenchReport.medianLine("random-g2", List.of(new double[] {0.5, 0}, new double[] {Double.NaN, 0},
+        new double[] {Double.NaN, 0}));
+    assertTrue(missed.contains("by round 0.500, not reached, not reached (median not reached)")
+        && missed.endsWith("-> missed\n"), missed);
   }
 
   @Test

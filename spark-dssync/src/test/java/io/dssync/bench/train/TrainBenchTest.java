@@ -106,4 +106,38 @@ class TrainBenchTest {
           peerPrinted);
     }
   }
+
+  /** Round 2 runs full last; every row is compared with full of its own round; the check reads the medians. */
+  @Test
+  void everyRoundRunsTheConfigurationsInTurnReversedAndComparesEachWithItsOwnRoundsFull() throws Exception {
+    TrainBench.Plan plan = TrainBench.plan(new String[] {"--model", "mlp", "--epochs", "1", "--batch-size", "32",
+        "--steps-per-stage", "2", "--target-accuracy", "0.05", "--network", "tiny-net", "--configs", "full,random-g2",
+        "--warm-up", "false", "--rounds", "2", "--out", out.toString(), "--slot-wait-ms", "20000"}, "x");
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    DatasetSplits data = TestData.fashionMnist(512, 200);
+    List<TrainBenchOutcome> outcomes = TrainBench.runOurs(TestSpark.session(), data, plan,
+        new PrintStream(log, true, StandardCharsets.UTF_8));
+    String progress = log.toString(StandardCharsets.UTF_8);
+    assertTrue(progress.contains("round 1 of 2: full, random-g2") && progress.contains("round 2 of 2: random-g2, full"),
+        progress);
+    assertTrue(progress.indexOf("random-g2: schedule=random", progress.indexOf("round 2 of 2"))
+        < progress.indexOf("full: schedule=full", progress.indexOf("round 2 of 2")), "round 2 ran full last");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    TrainBench.report(plan, data, outcomes, null, new PrintStream(console, true, StandardCharsets.UTF_8));
+
+    TrainBenchCsv runs = TrainBenchCsv.read(out.resolve("train/runs.csv"));
+    assertEquals(List.of("full", "random-g2", "full", "random-g2"), runs.rows().stream().map(r -> r.get("config")).toList());
+    assertEquals(List.of("1", "1", "2", "2"), runs.rows().stream().map(r -> r.get("round")).toList());
+    for (int row : new int[] {1, 3}) {
+      assertEquals(1.0, runs.number(row - 1, "time_to_target_ratio_vs_full"), 1e-9, "full of each round against itself");
+      double ownFull = runs.number(row - 1, "time_to_target_s");
+      assertEquals(runs.number(row, "time_to_target_s") / ownFull, runs.number(row, "time_to_target_ratio_vs_full"),
+          1e-3 * runs.number(row, "time_to_target_ratio_vs_full"), "row " + row + " against its own round's full");
+    }
+    TrainBenchCsv curve = TrainBenchCsv.read(out.resolve("train/curve.csv"));
+    assertEquals(List.of("1", "1", "1", "1", "2", "2", "2", "2"), curve.rows().stream().map(r -> r.get("round")).toList());
+    String summary = Files.readString(out.resolve("train/summary.md"));
+    assertTrue(summary.contains("in 2 rounds (`round`)") && summary.contains("- random-g2: time-to-target ratio vs full"
+        + " by round ") && summary.contains("(median "), summary);
+  }
 }
