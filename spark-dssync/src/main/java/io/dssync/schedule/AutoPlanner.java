@@ -26,11 +26,11 @@ import java.util.stream.IntStream;
  * its slowest group or its busiest uplink); a two-level step costs an in-rack all-reduce plus one
  * across racks on 1/k of the state ({@link #syncMs}). Under halves across racks (the trainer's
  * {@code --cross-rack-precision fp16}) a group whose members sit in more than one rack, the level
- * across racks included, is priced as the trainer runs it then: the direct exchange of half the bytes. The consensus simulation gives each
- * candidate's steps until the replicas' spread falls 1,000-fold (time to consensus = those steps x
- * the mean step time) and its drift: the spread replicas keep while every step also moves each of
- * them randomly, as training does ({@link ConsensusSimulation#steadySpread}), with the average of
- * all ranks that ends every stage.
+ * across racks included, is priced as the trainer runs it then: the direct exchange of half the
+ * bytes. The consensus simulation gives each candidate's steps until the replicas' spread falls
+ * 1,000-fold (time to consensus = those steps x the mean step time) and its drift: the spread
+ * replicas keep while every step also moves each of them randomly, as training does
+ * ({@link ConsensusSimulation#steadySpread}), with the average of all ranks that ends every stage.
  *
  * <p>Full reaches consensus in one step but pays the slowest links every step, while training
  * needs one step per step whatever the mixing; and a schedule that reaches consensus quickly but

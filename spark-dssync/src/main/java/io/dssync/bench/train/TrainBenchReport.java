@@ -96,7 +96,8 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
                 + " last) in even ones; ratios are against `full` from the same round.", rounds))
         + " `compute_ms_per_step` and `sync_ms_per_step` are"
         + " step-weighted means over workers and steps; `state_floats` is the size of the averaged model state.");
-    folder.write(runs, "Runs (ratios against full of the same run)");
+    folder.write(runs, rounds == 1 ? "Runs (ratios against full of the same run)"
+        : "Runs (ratios against full of the same round)");
     folder.note(String.format(Locale.ROOT, "### Target check\n\nIssue 6: DS-Sync (random and butterfly, no periodic"
             + " global average) reaches the target accuracy in at most %.1f x the time of `full`, with final"
             + " accuracy at most %.1f points below it (the issue states the target for the throttled testbed;"
