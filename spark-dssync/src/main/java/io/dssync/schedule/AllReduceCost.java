@@ -61,7 +61,7 @@ public final class AllReduceCost {
       if (group.length <= 1) {
         continue;
       }
-      boolean halves = halvesAcrossRacks && spansRacks(network, group);
+      boolean halves = halvesAcrossRacks && GroupSchedule.spansRacks(group, network::rackOf);
       double chunkMB = stateMB / group.length * (halves ? 0.5 : 1);
       double phaseMs = !halves && allReduce.ring(group.length, network.spansHosts(group))
           ? ringPhaseMs(network, group, chunkMB, uplinkMB) : directPhaseMs(network, group, chunkMB, uplinkMB);
@@ -120,15 +120,6 @@ public final class AllReduceCost {
       ring[j + 1] = rank;
     }
     return ring;
-  }
-
-  private static boolean spansRacks(Network network, int[] group) {
-    for (int member : group) {
-      if (network.rackOf(member) != network.rackOf(group[0])) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static void addIfLeaving(Network network, int from, int to, double megabytes, double[] uplinkMB) {

@@ -1,5 +1,7 @@
 package io.dssync.schedule;
 
+import java.util.function.IntUnaryOperator;
+
 /**
  * Who averages with whom after global step {@code step}: a pure, seeded function, identical on
  * every worker and in every run with the same spec.
@@ -45,6 +47,20 @@ public interface GroupSchedule extends SchedulePlan {
    */
   default int[] rackOfRank() {
     return null;
+  }
+
+  /**
+   * Whether the members of {@code group} sit in more than one rack, {@code rackOf} giving each
+   * rank's rack: the groups that average in halves under {@code --cross-rack-precision fp16}, one
+   * rule for the trainer and for the planner that prices them.
+   */
+  static boolean spansRacks(int[] group, IntUnaryOperator rackOf) {
+    for (int member : group) {
+      if (rackOf.applyAsInt(member) != rackOf.applyAsInt(group[0])) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The group (sorted ranks) that {@code rank} belongs to after step {@code step}. */

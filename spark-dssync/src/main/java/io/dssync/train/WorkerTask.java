@@ -187,26 +187,14 @@ class WorkerTask
     if (twoLevel != null) {
       allReduce.averageInRacks(twoLevel, vector, step, round, halfReference);
     } else {
-      allReduce.average(group, vector, step, round, spansRacks(group, rackOfRank) ? halfReference : null);
+      boolean spansRacks = rackOfRank != null && GroupSchedule.spansRacks(group, r -> rackOfRank[r]);
+      allReduce.average(group, vector, step, round, spansRacks ? halfReference : null);
     }
   }
 
   /** The schedule's racks when it has them, else the layout's (null: one rack). */
   private static int[] racks(GroupSchedule schedule, int[] layoutRacks) {
     return schedule.rackOfRank() != null ? schedule.rackOfRank() : layoutRacks;
-  }
-
-  /** Whether the members of {@code group} sit in more than one rack. */
-  private static boolean spansRacks(int[] group, int[] rackOfRank) {
-    if (rackOfRank == null) {
-      return false;
-    }
-    for (int member : group) {
-      if (rackOfRank[member] != rackOfRank[group[0]]) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static float[] concat(float[] a, float[] b) {

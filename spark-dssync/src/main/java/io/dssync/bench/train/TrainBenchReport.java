@@ -36,7 +36,7 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
   static TrainBenchReport write(TrainBench.Plan plan, DatasetSplits data, List<TrainBenchOutcome> outcomes,
       TrainBenchTorchDdp.Run ddp) {
     TrainBenchOutcome full = outcomes.get(0);
-    int rounds = outcomes.get(outcomes.size() - 1).round();
+    int rounds = plan.rounds();
     double target = plan.target();
     BenchTable runs = new BenchTable("runs", RUN_COLUMNS);
     BenchTable curve = new BenchTable("curve", "network", "config", "stage", "step", "train_s", "test_accuracy",
