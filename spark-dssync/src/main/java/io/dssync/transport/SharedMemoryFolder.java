@@ -100,7 +100,9 @@ final class SharedMemoryFolder implements AutoCloseable {
     Path file = folder.resolve("part-" + parts.size());
     try (FileChannel channel = FileChannel.open(Files.createFile(file, OWNER_ONLY_FILE),
         StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      ByteBuffer zeros = ByteBuffer.allocate(Math.min(bytes, 1 << 20));
+      // Small enough not to be a humongous object for G1 (half a region or more: 512 KiB under 1 MiB
+      // regions), which is allocated in the old generation and may start a concurrent cycle.
+      ByteBuffer zeros = ByteBuffer.allocate(Math.min(bytes, 64 << 10));
       for (long at = 0; at < bytes; ) {
         zeros.clear().limit((int) Math.min(zeros.capacity(), bytes - at));
         at += channel.write(zeros, at);
