@@ -155,8 +155,10 @@ class DsSyncTrainerClusterTest {
         .build();
     DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
     List<Long> builtBefore = replicasBuiltPerExecutor();
-    TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));
+    TrainingData training = TrainingData.of(spark, data, 4);
+    TrainingResult result = trainer.fit(training);
     List<Long> builtAfter = replicasBuiltPerExecutor();
+    assertNoExecutorHolds(training.inMemory());
     assertEquals(3, result.history().size(), "12 steps in stages of 4");
     // Stage 1 starts from the driver's initial model; later stages from what the executors averaged.
     assertEquals(List.of(4, 0, 0), trainer.startFetches());
@@ -167,6 +169,28 @@ class DsSyncTrainerClusterTest {
     }
     assertEquals(4, built, "replicas built in 3 stages of 4 workers (12 without reuse): " + builtBefore + " -> "
         + builtAfter);
+  }
+
+  @Test
+  void skippingBadRecordsAlsoLeavesTheExecutorsNoCopyOfTheTrainingSet() {
+    TrainingData training = TrainingData.of(spark, TestData.fashionMnist(1_536, 200), 4);
+    TrainerConfig config = threeShortStages()
+        .set(TrainerConfig.SCHEDULE, "random")
+        .set(TrainerConfig.GROUP_SIZE, 2)
+        .set(TrainerConfig.BAD_RECORDS, "skip")
+        .build();
+    TrainingResult result = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent()).fit(training);
+    assertEquals(3, result.history().size(), "the rows' path trained the same 12 steps");
+    assertNoExecutorHolds(training.inMemory());
+  }
+
+  /** Asks every executor JVM whether its block manager still holds {@code shared}'s value. */
+  private static void assertNoExecutorHolds(org.apache.spark.broadcast.Broadcast<?> shared) {
+    long id = shared.id();
+    List<String> held = TestSpark.runBarrier(TestSpark.EXECUTORS, ctx -> org.apache.spark.SparkEnv.get().executorId()
+        + " holds " + org.apache.spark.SparkEnv.get().blockManager()
+            .getStatus(new org.apache.spark.storage.BroadcastBlockId(id, "")).isDefined());
+    assertEquals(TestSpark.EXECUTORS, held.stream().filter(h -> h.endsWith(" holds false")).count(), held.toString());
   }
 
   /** How many replicas each executor JVM has built for stages so far, by executor id. */

@@ -87,12 +87,7 @@ public final class ShardedData {
    * The same shards from examples already in memory (the dssync command's datasets), without the
    * DataFrame round trip: each executor cuts its shard from a broadcast of the block and checks it
    * as rows are checked. Turning Fashion-MNIST's 60,000 rows into a DataFrame, back into arrays and
-   * through the shuffle took 6.5 s of a local[4] run on two cores. Once the shards are cut the
-   * executors drop their copies of the block: kept, every executor held the whole training set next
-   * to its shard for the rest of the fit (Fashion-MNIST: 188 MB per executor, which kept the heap's
-   * old generation above G1's marking threshold, so every large allocation at a stage boundary
-   * started a concurrent cycle: 26-29 per executor in one epoch, against 5 without the copy). The
-   * driver keeps the block; a re-shard or a lost shard fetches it again.
+   * through the shuffle took 6.5 s of a local[4] run on two cores.
    */
   public static JavaRDD<LabeledArrays> shard(JavaSparkContext jsc, Broadcast<LabeledArrays> data, int workers) {
     LabeledArrays block = data.value();
@@ -103,11 +98,7 @@ public final class ShardedData {
     JavaRDD<LabeledArrays> shards = jsc.parallelize(ranks, workers)
         .map(r -> checked(piece(data.value(), 0, r, workers), r, workers))
         .persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      shards.count(); // cut and check now, as the DataFrame path does
-    } finally {
-      data.unpersist(true);
-    }
+    shards.count(); // cut and check now, as the DataFrame path does
     return shards;
   }
 

@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import org.apache.spark.SparkEnv;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -23,7 +21,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
-import org.apache.spark.storage.BroadcastBlockId;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -97,20 +94,6 @@ class DataFramesSparkTest {
         assertArrayEquals(viaFrame.get(r).labels(), inMemory.get(r).labels(), "shard " + r + " of " + workers);
       }
     }
-  }
-
-  @Test
-  void executorsDropTheirCopiesOfExamplesInMemoryOnceTheShardsAreCut() {
-    LabeledArrays input = realTest.head(40);
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    Broadcast<LabeledArrays> shared = jsc.broadcast(input);
-    JavaRDD<LabeledArrays> shards = ShardedData.shard(jsc, shared, TestSpark.EXECUTORS);
-    long id = shared.id();
-    List<String> held = TestSpark.runBarrier(TestSpark.EXECUTORS, ctx -> SparkEnv.get().executorId() + " holds "
-        + SparkEnv.get().blockManager().getStatus(new BroadcastBlockId(id, "")).isDefined());
-    assertEquals(TestSpark.EXECUTORS, held.stream().filter(h -> h.endsWith(" holds false")).count(), held.toString());
-    assertEquals(40, shards.map(LabeledArrays::size).reduce(Integer::sum), "the shards stay cached and whole");
-    shards.unpersist(false);
   }
 
   @Test
