@@ -49,6 +49,37 @@ class AutoPlannerTest {
         "links within 3x of each other: one rack");
   }
 
+  /**
+   * The host pairs a real probe read on the 3 x 2 testbed (2026-12-06 10:14): 126-145 MB/s inside
+   * racks, 2.7-20.1 MB/s across them (12.5 MB/s uplinks).
+   */
+  @Test
+  void racksSplitAtTheGapBetweenSlowAndFastLinksWhereOneSlowReadingMovedTheExtremesMiddle() {
+    String[] hosts = {"10.217.1.11", "10.217.1.12", "10.217.2.11", "10.217.2.12", "10.217.3.11", "10.217.3.12"};
+    String[] pairs = {"1.12-3.12 15.1", "2.11-3.12 5.3", "3.11-3.12 125.7", "1.11-3.12 11.0", "2.12-3.12 15.0",
+        "1.12-2.11 5.5", "1.12-3.11 2.7", "1.11-1.12 136.8", "1.12-2.12 8.8", "2.11-3.11 10.5", "1.11-2.11 7.3",
+        "2.11-2.12 145.2", "1.11-3.11 8.5", "2.12-3.11 20.1", "1.11-2.12 10.8"};
+    double[][] bandwidth = new double[6][6];
+    for (String pair : pairs) {
+      String[] parts = pair.split("[- ]");
+      int a = List.of(hosts).indexOf("10.217." + parts[0]);
+      int b = List.of(hosts).indexOf("10.217." + parts[1]);
+      bandwidth[a][b] = bandwidth[b][a] = Double.parseDouble(parts[2]);
+    }
+    LinkMeasurements links = new LinkMeasurements(hosts, new double[6][6], bandwidth);
+    assertEquals(RackLayout.parse("10.217.1.11,10.217.1.12;10.217.2.11,10.217.2.12;10.217.3.11,10.217.3.12"),
+        links.racks());
+  }
+
+  @Test
+  void unevenLinksWithoutAGapAreOneRack() {
+    // Four hosts read 50-200 MB/s, no neighbour 3x the one below: one rack. The extremes' middle
+    // (100 MB/s) would have made racks of the two fastest pairs, 0-1 and 2-3.
+    double[][] bandwidth = {{0, 200, 50, 70}, {200, 0, 60, 90}, {50, 60, 0, 150}, {70, 90, 150, 0}};
+    LinkMeasurements links = new LinkMeasurements(new String[] {"a", "b", "c", "d"}, new double[4][4], bandwidth);
+    assertEquals(RackLayout.parse("a,b,c,d"), links.racks());
+  }
+
   @Test
   void uplinkCapacityAddsUpThePairsThatSharedIt() {
     LinkMeasurements links = TestbedLinks.of(2, 2, 120, 12);
