@@ -98,6 +98,7 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
       stage.put("computeMsPerStep", m.computeMsPerStep());
       stage.put("syncMsPerStep", m.syncMsPerStep());
       stage.put("syncShare", m.syncShare());
+      putOrNull(stage, "stageEndMs", m.stageEndMs());
       stage.put("bytesSentPerStep", m.bytesSentPerStep());
       stage.put("consensusDistance", m.consensusDistance());
       write(stage);

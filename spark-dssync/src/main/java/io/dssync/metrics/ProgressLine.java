@@ -16,9 +16,14 @@ public final class ProgressLine {
             m.testAccuracy(), m.testLoss());
     return String.format(Locale.ROOT,
         "[dssync] stage %d/%d epoch %.2f step %d/%d | %.1f s | %,.0f samples/s | loss %.4f%s"
-            + " | sync %.1f%% (%.2f ms/step) | consensus dist %.4g",
+            + " | sync %.1f%% (%.2f ms/step)%s | consensus dist %.4g",
         m.stage() + 1, stages, m.epoch(), m.endStep(), totalSteps, m.wallSeconds(),
-        m.samplesPerSecond(), m.trainLoss(), test, 100 * m.syncShare(), m.syncMsPerStep(),
+        m.samplesPerSecond(), m.trainLoss(), test, 100 * m.syncShare(), m.syncMsPerStep(), stageEnd(m),
         m.consensusDistance());
+  }
+
+  /** The stage-end average, which the per-step sync leaves out; empty when unknown. */
+  public static String stageEnd(StageMetrics m) {
+    return Double.isNaN(m.stageEndMs()) ? "" : String.format(Locale.ROOT, ", stage-end average %.0f ms", m.stageEndMs());
   }
 }

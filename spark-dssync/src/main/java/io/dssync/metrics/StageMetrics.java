@@ -6,6 +6,8 @@ import java.io.Serializable;
  * What the driver knows after one stage: timings are means over workers and steps; test metrics
  * are NaN when the stage was not evaluated. {@code testMetricName} names the model's metric
  * ("accuracy", "masked_accuracy" or "auc"); for classifiers {@code testMetric} is the accuracy.
+ * {@code stageEndMs} is the stage-end average of all workers (model and optimizer state), a mean
+ * over workers: it is part of the stage's wall time but of no step's sync time; NaN when unknown.
  */
 public record StageMetrics(
     int stage,
@@ -24,7 +26,8 @@ public record StageMetrics(
     double bytesSentPerStep,
     double consensusDistance,
     String testMetricName,
-    double testMetric)
+    double testMetric,
+    double stageEndMs)
     implements Serializable {
 
   /** A classifier's stage: the test metric is the accuracy. */
@@ -34,7 +37,7 @@ public record StageMetrics(
       double consensusDistance) {
     this(stage, firstStep, endStep, epoch, wallSeconds, samplesPerSecond, trainLoss, testLoss, testAccuracy,
         computeMsPerStep, syncMsPerStep, waitMsPerStep, transferMsPerStep, bytesSentPerStep, consensusDistance,
-        "accuracy", testAccuracy);
+        "accuracy", testAccuracy, Double.NaN);
   }
 
   /** Share of a step spent synchronizing, in [0, 1]. */

@@ -45,10 +45,12 @@ final class StageSummaries {
       bytes += m.bytesSent();
     }
     double distance = results.stream().mapToDouble(WorkerResult::consensusDistance).average().orElse(0);
+    double stageEndMs = results.stream().mapToDouble(WorkerResult::stageEndMs).average().orElse(Double.NaN);
     return new StageMetrics(work.stage(), work.firstStep(), work.endStep(), epoch, seconds,
         samplesPerStep * work.steps() / seconds, loss / c,
         eval == null ? Double.NaN : eval.loss(), eval == null ? Double.NaN : eval.accuracy(),
         compute / c, sync / c, wait / c, transfer / c, bytes / c, distance,
-        eval == null ? io.dssync.models.Models.lossKind(work.model().name()).metricName() : eval.metricName(), eval == null ? Double.NaN : eval.metric());
+        eval == null ? io.dssync.models.Models.lossKind(work.model().name()).metricName() : eval.metricName(),
+        eval == null ? Double.NaN : eval.metric(), stageEndMs);
   }
 }

@@ -7,7 +7,8 @@ import java.io.Serializable;
  * Each rank carries its 1/N of the consensus (all ranks hold the same values after the stage-end average);
  * {@code links} is set when the stage probed the links (auto schedule), else null;
  * {@code fetchedStart} tells whether the worker fetched the stage's start from the driver's broadcast
- * instead of using its executor's copy ({@link ConsensusCopies}).
+ * instead of using its executor's copy ({@link ConsensusCopies}); {@code stageEndMs} is the time of
+ * the stage-end average of all ranks, which no step's sync time includes.
  */
 public record WorkerResult(
     int rank,
@@ -18,6 +19,7 @@ public record WorkerResult(
     float[] waitMs,
     float[] transferMs,
     long[] bytesSent,
+    float stageEndMs,
     double consensusDistance,
     ConsensusPart consensus,
     LinkSample links,
@@ -25,8 +27,8 @@ public record WorkerResult(
     implements Serializable {
   /** A result without link measurements (the stage did not probe). */
   public WorkerResult(int rank, String executorId, float[] loss, float[] computeMs, float[] syncMs, float[] waitMs,
-      float[] transferMs, long[] bytesSent, double consensusDistance, ConsensusPart consensus) {
-    this(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytesSent, consensusDistance, consensus,
-        null, false);
+      float[] transferMs, long[] bytesSent, float stageEndMs, double consensusDistance, ConsensusPart consensus) {
+    this(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytesSent, stageEndMs, consensusDistance,
+        consensus, null, false);
   }
 }

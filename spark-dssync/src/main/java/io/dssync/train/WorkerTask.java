@@ -154,6 +154,7 @@ class WorkerTask
       transferMs[i] = moved.transferNanos() / 1e6f;
       bytes[i] = moved.bytesSent();
     }
+    long stageEnd = System.nanoTime();
     int[] everyone = java.util.stream.IntStream.range(0, schedule.workers()).toArray();
     long lastStep = work.endStep() - 1;
     replica.readState(state);
@@ -166,6 +167,7 @@ class WorkerTask
     float[] bothReference = halfReference == null ? null : concat(s.state(), s.optimizerState());
     average(allReduce, everyone, schedule.racksForGlobalAverage(), both, lastStep, ROUND_FINAL, rackOfRank,
         bothReference);
+    float stageEndMs = (System.nanoTime() - stageEnd) / 1e6f;
     double distance = distance(state, both);
     // In local mode the tasks run in the driver's JVM, where the broadcast is read without a fetch.
     if (start != null && !org.apache.spark.SparkContext$.MODULE$.DRIVER_IDENTIFIER().equals(executorId)) {
@@ -173,7 +175,7 @@ class WorkerTask
           () -> ConsensusState.split(both, state.length, replica.optimizerSteps()));
     }
     // Every rank holds the same floats; each ships its 1/N of them to the driver.
-    return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes,
+    return new WorkerResult(rank, executorId, loss, computeMs, syncMs, waitMs, transferMs, bytes, stageEndMs,
         distance, ConsensusPart.of(rank, schedule.workers(), both, state.length, replica.optimizerSteps()));
   }
 
@@ -205,7 +207,7 @@ class WorkerTask
 
   private static WorkerResult with(WorkerResult r, LinkSample links, boolean fetchedStart) {
     return new WorkerResult(r.rank(), r.executorId(), r.loss(), r.computeMs(), r.syncMs(), r.waitMs(), r.transferMs(),
-        r.bytesSent(), r.consensusDistance(), r.consensus(), links, fetchedStart);
+        r.bytesSent(), r.stageEndMs(), r.consensusDistance(), r.consensus(), links, fetchedStart);
   }
 
   /**

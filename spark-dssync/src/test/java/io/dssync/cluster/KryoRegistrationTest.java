@@ -45,13 +45,14 @@ class KryoRegistrationTest {
     // collect() ships a partition's WorkerResults as an array; fields may be null (links when no probe ran).
     WorkerResult[] results = {
         new WorkerResult(0, "exec-1", new float[] {0.5f}, new float[] {1f}, new float[] {2f}, new float[] {3f},
-            new float[] {4f}, new long[] {99}, 0.125, new ConsensusPart(2, new float[] {9f}, 1, 4, 3)),
+            new float[] {4f}, new long[] {99}, 250f, 0.125, new ConsensusPart(2, new float[] {9f}, 1, 4, 3)),
         new WorkerResult(1, "exec-2", new float[0], new float[0], new float[0], new float[0], new float[0],
-            new long[0], 0, null, null, true)};
+            new long[0], 0f, 0, null, null, true)};
     WorkerResult[] back = roundTrip(strictKryo(true), results, WorkerResult[].class);
     assertEquals(2, back.length);
     assertEquals("exec-1", back[0].executorId());
     assertArrayEquals(new long[] {99}, back[0].bytesSent());
+    assertEquals(250f, back[0].stageEndMs());
     assertArrayEquals(new float[] {9f}, back[0].consensus().values());
     assertEquals(2, back[0].consensus().offset());
     assertEquals(3, back[0].consensus().optimizerSteps());

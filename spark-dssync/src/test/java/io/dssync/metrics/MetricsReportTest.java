@@ -99,9 +99,10 @@ class MetricsReportTest {
         List<StepMetrics> steps = List.of(new StepMetrics(s, 0.6, 10, 1, 0.5, 0.25, 1000));
         // Accuracy and AUC differ, so the chart shows which one it plots.
         log.onStage(new StageMetrics(s, s, s + 1, s + 1, 0.01, 1000, 0.6, 0.55, 0.70, 10, 1, 0.5, 0.25, 1000,
-            0.01, "auc", 0.60 + 0.05 * s), steps, 3, 3);
+            0.01, "auc", 0.60 + 0.05 * s, 120), steps, 3, 3);
       }
     }
+    assertTrue(Files.readString(Path.of(file)).contains("\"stageEndMs\":120.0"), "the stage lines carry the stage-end average");
     List<MetricsRun> runs = List.of(MetricsRun.read(file, HADOOP));
     assertEquals("auc", runs.get(0).metricName());
     var chart = ReportCharts.metricVsStep(runs);

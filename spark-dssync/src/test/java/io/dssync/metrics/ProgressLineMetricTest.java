@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ProgressLineMetricTest {
   private static StageMetrics stage(int stage, double accuracy, String metricName, double metric) {
     return new StageMetrics(stage, 0, 10, 1.0, 2.0, 100, 0.5, 0.4, accuracy, 8, 2, 1, 0.5, 100, 0.01,
-        metricName, metric);
+        metricName, metric, Double.NaN);
   }
 
   @Test
@@ -18,6 +18,16 @@ class ProgressLineMetricTest {
     StageMetrics m = new StageMetrics(0, 0, 10, 1.0, 2.0, 100, 0.5, 0.4, 0.81, 8, 2, 1, 0.5, 100, 0.01);
     assertEquals("accuracy", m.testMetricName());
     assertTrue(ProgressLine.format(m, 1, 10).contains("| test acc 0.8100 loss 0.4000 |"));
+  }
+
+  @Test
+  void theStageEndAverageShowsNextToTheStepsSyncWhenKnown() {
+    StageMetrics measured = new StageMetrics(0, 0, 10, 1.0, 2.0, 100, 0.5, 0.4, 0.81, 8, 2, 1, 0.5, 100, 0.01,
+        "accuracy", 0.81, 246.4);
+    String line = ProgressLine.format(measured, 1, 10);
+    assertTrue(line.contains("| sync 20.0% (2.00 ms/step), stage-end average 246 ms |"), line);
+    String unknown = ProgressLine.format(stage(0, 0.81, "accuracy", 0.81), 1, 10);
+    assertTrue(unknown.contains("| sync 20.0% (2.00 ms/step) |"), unknown);
   }
 
   @Test

@@ -68,7 +68,7 @@ class AutoScheduleTest {
       LinkSample sample = new LinkSample(links.hosts()[r], links.latencyMs()[r], links.bandwidthMBps()[r],
           floats[r], rounds, probeMs);
       out.add(new WorkerResult(r, "exec" + r, new float[1], new float[] {COMPUTE_MS}, new float[1], new float[1],
-          new float[1], new long[1], 0, null, sample, false));
+          new float[1], new long[1], 0f, 0, null, sample, false));
     }
     return out;
   }

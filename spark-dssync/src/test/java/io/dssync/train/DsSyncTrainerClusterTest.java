@@ -84,6 +84,9 @@ class DsSyncTrainerClusterTest {
     assertEquals(0, reports.count(), "block reports to the driver during training");
     assertEquals(result.history().size(), seen.size(), "one progress call per stage");
     assertTrue(result.history().stream().allMatch(m -> m.bytesSentPerStep() > 0), "groups exchanged bytes");
+    // Every stage ends in an average of all ranks over the network, which takes time no step counts.
+    assertTrue(result.history().stream().allMatch(m -> m.stageEndMs() > 0 && Double.isFinite(m.stageEndMs())),
+        "stage-end average timed");
   }
 
   /** Four workers training an MLP for one epoch of 1,536 examples: 12 steps in three stages of 4. */
