@@ -105,13 +105,18 @@ public final class PeerBench implements BenchMode {
   static PeerBenchReport measure(SparkSession spark, DatasetSplits data, Plan plan, PrintStream out,
       PrintStream err) {
     TrainerConfig probe = plan.base().get().build();
+    List<TrainBenchConfigs.Sync> syncs = new ArrayList<>();
+    for (String name : OURS) {
+      syncs.add(TrainBenchConfigs.named(name, probe.workers(), 0));
+    }
     if (plan.warmUp()) {
-      TrainBenchRunner.warmUp(spark, data, probe, err);
+      for (TrainBenchConfigs.Sync sync : syncs) {
+        TrainBenchRunner.warmUp(spark, data, sync.name(), sync.config(plan.base().get()), err);
+      }
     }
     TrainingData training = TrainingData.of(spark, data, probe.workers());
     List<TrainBenchOutcome> ours = new ArrayList<>();
-    for (String name : OURS) {
-      TrainBenchConfigs.Sync sync = TrainBenchConfigs.named(name, probe.workers(), 0);
+    for (TrainBenchConfigs.Sync sync : syncs) {
       ours.add(TrainBenchRunner.fit(spark, training, sync, sync.config(plan.base().get()), "peer", err));
     }
     PeerBenchMllib mllib = new PeerBenchMllib(spark, data.train(), data.test(), probe.workers(), plan.mllib());

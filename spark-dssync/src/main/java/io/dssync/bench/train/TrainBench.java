@@ -38,7 +38,8 @@ public final class TrainBench implements BenchMode {
           + " --all-reduce",
       "--global-every", "H: steps between global averages of local-sgd and group-avg-g2 (default "
           + DEFAULT_GLOBAL_EVERY + ")",
-      "--warm-up", "true|false: one short untimed run first so no configuration pays the JVM/engine warm-up"
+      "--warm-up", "true|false: a short untimed run of each configuration first, so no configuration pays the"
+          + " JVM/engine warm-up of its code paths"
           + " (default true)",
       "--rounds", "R: run the configurations R times, in the given order in odd rounds and in reverse (full"
           + " last) in even ones, so a machine that speeds up or slows down during the benchmark weighs on"
@@ -144,7 +145,9 @@ public final class TrainBench implements BenchMode {
    */
   static List<TrainBenchOutcome> runOurs(SparkSession spark, DatasetSplits data, Plan plan, PrintStream err) {
     if (plan.warmUp()) {
-      TrainBenchRunner.warmUp(spark, data, plan.configs().get(0).config(plan.base().get()), err);
+      for (TrainBenchConfigs.Sync sync : plan.configs()) {
+        TrainBenchRunner.warmUp(spark, data, sync.name(), sync.config(plan.base().get()), err);
+      }
     }
     TrainerConfig any = plan.configs().get(0).config(plan.base().get());
     TrainingData training = TrainingData.of(spark, data, any.workers());

@@ -14,6 +14,9 @@ import org.apache.spark.sql.SparkSession;
 
 /** Runs DS-Sync configurations one after another on one SparkSession, printing a line per stage. */
 public final class TrainBenchRunner {
+  /** Steps per epoch of a warm-up run: one stage of the testbed benches' 8 steps. */
+  static final int WARM_UP_STEPS = 8;
+
   private TrainBenchRunner() {}
 
   public static TrainBenchOutcome fit(SparkSession spark, TrainingData data, TrainBenchConfigs.Sync sync,
@@ -29,18 +32,23 @@ public final class TrainBenchRunner {
   }
 
   /**
-   * A short untimed run before the measured ones: the first configuration would otherwise also pay
-   * for loading the engine and warming the JIT in every executor, which favours whatever runs later.
+   * A short untimed run of one configuration before the measured ones, {@link #WARM_UP_STEPS} steps
+   * per epoch: the first configuration would otherwise also pay for loading the engine, and each
+   * configuration for warming the JIT on its own code paths (halves, two-level averages, the probe),
+   * which favours whatever runs later. With one warm-up of the first configuration only, the first
+   * round's stages 1-2 on the 3 x 2 testbed took 4.7 and 4.2 s under full and 3.1 and 3.1 s under
+   * topology C=2 in halves, which ran second, against 3.0-3.4 and 1.9-2.4 s in later rounds.
    */
-  public static void warmUp(SparkSession spark, DatasetSplits splits, TrainerConfig config, PrintStream err) {
+  public static void warmUp(SparkSession spark, DatasetSplits splits, String name, TrainerConfig config,
+      PrintStream err) {
     int n = config.workers();
-    int examples = Math.min(splits.train().size(), 2 * n * config.get(TrainerConfig.BATCH_SIZE));
+    int examples = Math.min(splits.train().size(), WARM_UP_STEPS * n * config.get(TrainerConfig.BATCH_SIZE));
     LabeledArrays head = splits.train().head(examples);
     TrainingData data = new TrainingData(DataFrames.toDataFrame(spark, head, n), DataFrames.FEATURES,
         DataFrames.LABEL, splits.channels(), splits.height(), splits.width(), head.numClasses(), null);
     long t0 = System.nanoTime();
     new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent()).fit(data);
-    err.printf(Locale.ROOT, "[bench] warm-up (%d examples, not measured) took %.1f s%n", examples,
+    err.printf(Locale.ROOT, "[bench] warm-up of %s (%d examples, not measured) took %.1f s%n", name, examples,
         (System.nanoTime() - t0) / 1e9);
   }
 }
