@@ -24,6 +24,7 @@ public final class ProgressLine {
 
   /** The stage-end average, which the per-step sync leaves out; empty when unknown. */
   public static String stageEnd(StageMetrics m) {
-    return Double.isNaN(m.stageEndMs()) ? "" : String.format(Locale.ROOT, ", stage-end average %.0f ms", m.stageEndMs());
+    return Double.isNaN(m.stageEndMs()) ? ""
+        : String.format(Locale.ROOT, ", stage-end average %.0f ms", m.stageEndMs());
   }
 }

@@ -102,7 +102,8 @@ class MetricsReportTest {
             0.01, "auc", 0.60 + 0.05 * s, 120), steps, 3, 3);
       }
     }
-    assertTrue(Files.readString(Path.of(file)).contains("\"stageEndMs\":120.0"), "the stage lines carry the stage-end average");
+    assertTrue(Files.readString(Path.of(file)).contains("\"stageEndMs\":120.0"),
+        "the stage lines carry the stage-end average");
     List<MetricsRun> runs = List.of(MetricsRun.read(file, HADOOP));
     assertEquals("auc", runs.get(0).metricName());
     var chart = ReportCharts.metricVsStep(runs);
