@@ -38,7 +38,7 @@ public final class TrainBench implements BenchMode {
           + " --all-reduce",
       "--global-every", "H: steps between global averages of local-sgd and group-avg-g2 (default "
           + DEFAULT_GLOBAL_EVERY + ")",
-      "--warm-up", "true|false: a short untimed run of each configuration first, so no configuration pays the"
+      "--warm-up", "true|false: an untimed run of each configuration first, so no configuration pays the"
           + " JVM/engine warm-up of its code paths"
           + " (default true)",
       "--rounds", "R: run the configurations R times, in the given order in odd rounds and in reverse (full"

@@ -89,7 +89,7 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
         + " synchronization included; test-set evaluation between stages, data sharding and session start-up"
         + " excluded). `wall_s` is the whole fit including evaluation. All configurations ran back to back in one"
         + " process on one SparkSession"
-        + (plan.warmUp() ? ", after a short untimed warm-up run of each configuration" : "")
+        + (plan.warmUp() ? ", after an untimed warm-up run of each configuration" : "")
         + (rounds == 1 ? "; ratios are against `full` from this same run. One round runs `full` first, while the"
             + " executors still compile (on a machine with a core or less per executor that took minutes), which"
             + " favours the configurations after it; `--rounds 3` alternates the order and judges on medians."

@@ -14,8 +14,12 @@ import org.apache.spark.sql.SparkSession;
 
 /** Runs DS-Sync configurations one after another on one SparkSession, printing a line per stage. */
 public final class TrainBenchRunner {
-  /** Steps per epoch of a warm-up run: one stage of the testbed benches' 8 steps. */
-  static final int WARM_UP_STEPS = 8;
+  /**
+   * Steps per epoch of a warm-up run. On the 3 x 2 testbed (3 epochs) executors kept speeding up for
+   * a hundred steps and more: with warm-ups of 8 steps per epoch `full`, measured first, computed at
+   * 133 ms per step through all of round 1 against 87 in rounds 2 and 3; with 40, 103 against 83.
+   */
+  static final int WARM_UP_STEPS = 40;
 
   private TrainBenchRunner() {}
 
@@ -32,12 +36,12 @@ public final class TrainBenchRunner {
   }
 
   /**
-   * A short untimed run of one configuration before the measured ones, {@link #WARM_UP_STEPS} steps
-   * per epoch: the first configuration would otherwise also pay for loading the engine, and each
-   * configuration for warming the JIT on its own code paths (halves, two-level averages, the probe),
-   * which favours whatever runs later. With one warm-up of the first configuration only, the first
-   * round's stages 1-2 on the 3 x 2 testbed took 4.7 and 4.2 s under full and 3.1 and 3.1 s under
-   * topology C=2 in halves, which ran second, against 3.0-3.4 and 1.9-2.4 s in later rounds.
+   * An untimed run of one configuration before the measured ones, {@link #WARM_UP_STEPS} steps per
+   * epoch: the first configuration would otherwise also pay for loading the engine and warming the
+   * executors, and each configuration for compiling its own code paths (halves, two-level averages,
+   * the probe), which favours whatever runs later. With one short warm-up of the first configuration
+   * only, the first round's stages 1-2 on the 3 x 2 testbed took 4.7 and 4.2 s under full and 3.1 and
+   * 3.1 s under topology C=2 in halves, which ran second, against 3.0-3.4 and 1.9-2.4 s in later rounds.
    */
   public static void warmUp(SparkSession spark, DatasetSplits splits, String name, TrainerConfig config,
       PrintStream err) {
