@@ -131,12 +131,15 @@ class ModelFamiliesPipelineTest {
 
     // Edited by hand: drop the local file system's checksum file, which would no longer match.
     Files.deleteIfExists(metadata.resolveSibling(".part-00000.crc"));
-    // Version 1 had neither formatVersion nor fieldCardinalities.
+    // Version 1 had neither formatVersion nor fieldCardinalities, nor the stages' stageEndMs in its summary.
+    assertTrue(current.contains("\"stageEndMs\":"), current);
     Files.writeString(metadata, current.replace("\"formatVersion\":" + ModelPersistence.FORMAT_VERSION + ",", "")
-        .replaceAll(",\"fieldCardinalities\":null", ""), StandardCharsets.UTF_8);
+        .replaceAll(",\"fieldCardinalities\":null", "").replaceAll(",\"stageEndMs\":[^,}]*", ""),
+        StandardCharsets.UTF_8);
     DsSyncClassificationModel v1 = DsSyncClassificationModel.load(path);
     assertArrayEquals(model.state(), v1.state());
     assertNull(v1.fieldCardinalities());
+    assertEquals(model.summary().history().size(), v1.summary().history().size());
 
     Files.writeString(metadata, current.replace("\"formatVersion\":" + ModelPersistence.FORMAT_VERSION,
         "\"formatVersion\":99"), StandardCharsets.UTF_8);
