@@ -110,9 +110,7 @@ public final class PeerBench implements BenchMode {
       syncs.add(TrainBenchConfigs.named(name, probe.workers(), 0));
     }
     if (plan.warmUp()) {
-      for (TrainBenchConfigs.Sync sync : syncs) {
-        TrainBenchRunner.warmUp(spark, data, sync.name(), sync.config(plan.base().get()), err);
-      }
+      TrainBenchRunner.warmUp(spark, data, syncs, plan.base(), err);
     }
     TrainingData training = TrainingData.of(spark, data, probe.workers());
     List<TrainBenchOutcome> ours = new ArrayList<>();

@@ -145,9 +145,7 @@ public final class TrainBench implements BenchMode {
    */
   static List<TrainBenchOutcome> runOurs(SparkSession spark, DatasetSplits data, Plan plan, PrintStream err) {
     if (plan.warmUp()) {
-      for (TrainBenchConfigs.Sync sync : plan.configs()) {
-        TrainBenchRunner.warmUp(spark, data, sync.name(), sync.config(plan.base().get()), err);
-      }
+      TrainBenchRunner.warmUp(spark, data, plan.configs(), plan.base(), err);
     }
     TrainerConfig any = plan.configs().get(0).config(plan.base().get());
     TrainingData training = TrainingData.of(spark, data, any.workers());

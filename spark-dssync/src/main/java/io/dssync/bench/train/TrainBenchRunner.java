@@ -9,7 +9,9 @@ import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 
 /** Runs DS-Sync configurations one after another on one SparkSession, printing a line per stage. */
@@ -36,14 +38,21 @@ public final class TrainBenchRunner {
   }
 
   /**
-   * An untimed run of one configuration before the measured ones, {@link #WARM_UP_STEPS} steps per
-   * epoch: the first configuration would otherwise also pay for loading the engine and warming the
+   * An untimed run of each of {@code syncs} (settings from {@code base}) before the measured ones,
+   * {@link #WARM_UP_STEPS} steps per epoch: the first configuration would otherwise also pay for loading the engine and warming the
    * executors, and each configuration for compiling its own code paths (halves, two-level averages,
    * the probe), which favours whatever runs later. With one short warm-up of the first configuration
    * only, the first round's stages 1-2 on the 3 x 2 testbed took 4.7 and 4.2 s under full and 3.1 and
    * 3.1 s under topology C=2 in halves, which ran second, against 3.0-3.4 and 1.9-2.4 s in later rounds.
    */
-  public static void warmUp(SparkSession spark, DatasetSplits splits, String name, TrainerConfig config,
+  public static void warmUp(SparkSession spark, DatasetSplits splits, List<TrainBenchConfigs.Sync> syncs,
+      Supplier<TrainerConfig.Builder> base, PrintStream err) {
+    for (TrainBenchConfigs.Sync sync : syncs) {
+      warmUp(spark, splits, sync.name(), sync.config(base.get()), err);
+    }
+  }
+
+  private static void warmUp(SparkSession spark, DatasetSplits splits, String name, TrainerConfig config,
       PrintStream err) {
     int n = config.workers();
     int examples = Math.min(splits.train().size(), WARM_UP_STEPS * n * config.get(TrainerConfig.BATCH_SIZE));
