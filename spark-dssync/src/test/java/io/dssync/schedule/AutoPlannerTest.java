@@ -114,8 +114,8 @@ class AutoPlannerTest {
     assertEquals(ScheduleKind.TOPOLOGY, plan.spec().kind(), plan.describe());
     assertEquals(links.racks(), plan.racks());
     assertTrue(plan.chosen().drift() <= plan.driftBudget() * (1 + 1e-9), plan.describe());
-    AutoPlanner.Candidate full = candidate(plan.candidates(), ScheduleKind.FULL, racks * 2, 0);
-    AutoPlanner.Candidate random = candidate(plan.candidates(), ScheduleKind.RANDOM, 2, 0);
+    AutoPlanner.Candidate full = TestbedLinks.candidate(plan, ScheduleKind.FULL, racks * 2, 0);
+    AutoPlanner.Candidate random = TestbedLinks.candidate(plan, ScheduleKind.RANDOM, 2, 0);
     assertTrue(plan.chosen().stepMs() < random.stepMs() && random.stepMs() < full.stepMs(), plan.describe());
     // The plan runs: every rank lands in a rack of the measured hosts.
     GroupSchedule schedule = plan.schedulePlan().forHosts(links.hosts());
@@ -276,8 +276,8 @@ class AutoPlannerTest {
     String both = shortStages.describe() + " / " + longStages.describe();
     assertTrue(shortStages.driftBudget() < 0.9 * longStages.driftBudget(), both);
     // C = 4 crosses racks after steps 3 and 7 of each stage, the second in two levels over all ranks.
-    assertEquals(candidate(longStages.candidates(), ScheduleKind.TOPOLOGY, 2, 4).drift(),
-        candidate(shortStages.candidates(), ScheduleKind.TOPOLOGY, 2, 4).drift(), 1e-9, both);
+    assertEquals(TestbedLinks.candidate(longStages, ScheduleKind.TOPOLOGY, 2, 4).drift(),
+        TestbedLinks.candidate(shortStages, ScheduleKind.TOPOLOGY, 2, 4).drift(), 1e-9, both);
     // So with long stages C = 4 drifts no more than random pairs, with stages of 8 only C = 2 does.
     assertEquals(4, longStages.chosen().crossRackPeriod(), both);
     assertEquals(2, shortStages.chosen().crossRackPeriod(), both);
@@ -311,13 +311,13 @@ class AutoPlannerTest {
     AutoPlanner.Plan halves = AutoPlanner.plan(links, base, MODEL_BYTES, 160, STEPS_PER_STAGE, RingRule.AUTO, true,
         TestbedLinks.inRankOrder(links.workers()));
     String both = floats.describe() + " / " + halves.describe();
-    AutoPlanner.Candidate crossingEveryStep = candidate(halves.candidates(), ScheduleKind.TOPOLOGY, 2, 1);
-    AutoPlanner.Candidate inFloats = candidate(floats.candidates(), ScheduleKind.TOPOLOGY, 2, 1);
+    AutoPlanner.Candidate crossingEveryStep = TestbedLinks.candidate(halves, ScheduleKind.TOPOLOGY, 2, 1);
+    AutoPlanner.Candidate inFloats = TestbedLinks.candidate(floats, ScheduleKind.TOPOLOGY, 2, 1);
     // In-rack level alike, the level across racks on half the bytes: between half and all of the floats' sync.
     assertTrue(crossingEveryStep.syncMs() < inFloats.syncMs() && crossingEveryStep.syncMs() > inFloats.syncMs() / 2,
         both);
-    assertEquals(candidate(floats.candidates(), ScheduleKind.FULL, 4, 0).drift(),
-        candidate(halves.candidates(), ScheduleKind.FULL, 4, 0).drift(), 1e-12, "halves change costs, not mixing");
+    assertEquals(TestbedLinks.candidate(floats, ScheduleKind.FULL, 4, 0).drift(),
+        TestbedLinks.candidate(halves, ScheduleKind.FULL, 4, 0).drift(), 1e-12, "halves change costs, not mixing");
     assertTrue(halves.describe().contains(", groups across racks in halves by the direct exchange;"), both);
     assertTrue(!floats.describe().contains("halves"), both);
   }
@@ -333,8 +333,4 @@ class AutoPlannerTest {
     return new AutoPlanner.StepCost(links, racks, MODEL_BYTES, rule, false, TestbedLinks.inRankOrder(links.workers()));
   }
 
-  private static AutoPlanner.Candidate candidate(List<AutoPlanner.Candidate> all, ScheduleKind kind, int g, int c) {
-    return all.stream().filter(x -> x.kind() == kind && x.groupSize() == g && (c == 0 || x.crossRackPeriod() == c))
-        .findFirst().orElseThrow();
-  }
 }

@@ -1,6 +1,6 @@
 package io.dssync.schedule;
 
-/** Synthetic link measurements of a racked testbed, for the auto schedule's tests. */
+/** Synthetic link measurements of a racked testbed, and a plan's candidates by name, for the auto schedule's tests. */
 public final class TestbedLinks {
   private TestbedLinks() {}
 
@@ -50,6 +50,13 @@ public final class TestbedLinks {
       }
     }
     return new LinkMeasurements(names, latency, bandwidth);
+  }
+
+  /** {@code plan}'s candidate of {@code kind} with groups of {@code g} and (unless 0) cross-rack period {@code c}. */
+  public static AutoPlanner.Candidate candidate(AutoPlanner.Plan plan, ScheduleKind kind, int g, int c) {
+    return plan.candidates().stream()
+        .filter(x -> x.kind() == kind && x.groupSize() == g && (c == 0 || x.crossRackPeriod() == c))
+        .findFirst().orElseThrow();
   }
 
   /** Ranks 0 .. n - 1: the host order of the links above, whose addresses ascend with the rank. */

@@ -9,6 +9,7 @@ import io.dssync.schedule.AutoPlanner;
 import io.dssync.schedule.LinkMeasurements;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.ScheduleSpec;
+import io.dssync.schedule.TestbedLinks;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -59,19 +60,12 @@ class RealProbePricingTest {
         MODEL_BYTES, 100, 8, AllReduceAlgorithm.AUTO, CrossRackPrecision.FP16);
     assertEquals(ScheduleKind.TOPOLOGY, plan.spec().kind(), plan.describe());
     // Priced from the largest round's sums instead, random pairs came to 0.60 of what they spent.
-    assertWithinAQuarter(RANDOM_SYNC_MS, candidate(plan, ScheduleKind.RANDOM, 1).syncMs(), plan);
-    assertWithinAQuarter(TOPOLOGY_SYNC_MS, candidate(plan, ScheduleKind.TOPOLOGY, 2).syncMs(), plan);
+    assertWithinAQuarter(RANDOM_SYNC_MS, TestbedLinks.candidate(plan, ScheduleKind.RANDOM, 2, 0).syncMs(), plan);
+    assertWithinAQuarter(TOPOLOGY_SYNC_MS, TestbedLinks.candidate(plan, ScheduleKind.TOPOLOGY, 2, 2).syncMs(), plan);
   }
 
   private static void assertWithinAQuarter(double measuredMs, double pricedMs, AutoPlanner.Plan plan) {
     assertTrue(Math.abs(pricedMs / measuredMs - 1) <= 0.25, pricedMs + " ms priced, " + measuredMs + " measured: "
         + plan.describe());
-  }
-
-  private static AutoPlanner.Candidate candidate(AutoPlanner.Plan plan, ScheduleKind kind, int crossRackPeriod) {
-    return plan.candidates().stream()
-        .filter(c -> c.kind() == kind && c.groupSize() == 2 && (kind != ScheduleKind.TOPOLOGY
-            || c.crossRackPeriod() == crossRackPeriod))
-        .findFirst().orElseThrow();
   }
 }
