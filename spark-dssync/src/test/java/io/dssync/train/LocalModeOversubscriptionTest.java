@@ -18,6 +18,12 @@ class LocalModeOversubscriptionTest {
   }
 
   @Test
+  void theWarningSaysTheSyncShareCountsWaitsForAPartnerOnTheSameCoresAndHowToCompare() {
+    String w = DsSyncTrainer.oversubscription("local[4]", 4, 1, 2).orElseThrow();
+    assertTrue(w.contains("sync share counts waits") && w.contains("--schedule local"), w);
+  }
+
+  @Test
   void enoughCoresOrSeparateExecutorsDoNotWarn() {
     assertEquals(Optional.empty(), DsSyncTrainer.oversubscription("local[4]", 4, 1, 4));
     assertEquals(Optional.empty(), DsSyncTrainer.oversubscription("local-cluster[4,1,1024]", 4, 1, 2));
