@@ -12,6 +12,7 @@ import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.SchedulePlan;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.IntSummaryStatistics;
 import java.util.List;
@@ -58,8 +59,13 @@ final class AutoSchedule {
   private ReplanRule rule;
   /** What every probe of the fit cost so far, for the log. */
   private double probesMs;
-  /** Per pair of ranks, the bandwidth message size the last probe of the pair settled on; null before one. */
+  /**
+   * Per pair of ranks, the bandwidth message size the next probe of the pair starts at: where the
+   * last probe of the pair settled, made smaller after a drop ({@link #shrunkAfterDrops}); null before one.
+   */
   private int[][] settledFloats;
+  /** Per pair, the bandwidth (MB/s, both sides' reading) the last probe that met it read; null before one. */
+  private double[][] lastMBps;
   /**
    * The last probe saw a link beyond {@link ReplanRule#FACTOR}: the next one measures every pair.
    * The probe that confirms a change is then always a full one, and the planner, which reads every
@@ -241,13 +247,20 @@ final class AutoSchedule {
     int rounds = byRank.stream().mapToInt(r -> r.links().rounds()).min().orElse(0);
     msPerRound = rounds > 0 ? probeMs / rounds : msPerRound;
     boolean partial = rounds < ProbeRounds.rounds(n);
-    settledFloats = settled(byRank, probeStartFloats(n));
-    LinkMeasurements measured = new LinkMeasurements(hosts, latency, paired(bandwidth));
+    int[][] used = settled(byRank, probeStartFloats(n));
+    double[][] pairMBps = paired(bandwidth);
+    double[][] before = lastMBps != null && lastMBps.length == n ? lastMBps : null;
+    settledFloats = shrunkAfterDrops(used, before, pairMBps);
+    lastMBps = lastReadings(before, pairMBps);
+    LinkMeasurements measured = new LinkMeasurements(hosts, latency, pairMBps);
     long firstStep = step - byRank.get(0).computeMs().length; // the probe ran before it
     LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d (%d of %d rounds) took %.0f ms (%.1f%% of"
         + " the stage's %.1f s; all probes %.0f ms, %.2f%% of the %.1f s trained), bandwidth messages %s; measured %s",
         firstStep, rounds, ProbeRounds.rounds(n), probeMs, 100 * probeMs / 1e3 / stageSeconds, stageSeconds, probesMs,
-        100 * probesMs / 1e3 / trainedSeconds, trainedSeconds, mebibytes(settledFloats), measured.describe()));
+        100 * probesMs / 1e3 / trainedSeconds, trainedSeconds, mebibytes(used), measured.describe())
+        + (Arrays.deepEquals(used, settledFloats) ? "" : String.format(Locale.ROOT, "; pairs that read more than"
+            + " %.0fx slower than the probe before start the next one smaller: %s", ReplanRule.FACTOR,
+            mebibytes(settledFloats))));
     ScheduleSpec firstSpec = firstPlanSpec(n);
     if (firstSpec != null) {
       // The ranks ran this plan from the stage's first step; the same rows give the driver the same plan.
@@ -330,6 +343,46 @@ final class AutoSchedule {
       }
     }
     return floats;
+  }
+
+  /**
+   * The sizes the next probe starts each pair at: {@code floats}, the sizes this probe ended at, but
+   * where a pair read more than {@link ReplanRule#FACTOR} slower than the probe before ({@code before},
+   * null: none), smaller by the same factor, not below {@link ProbeSizing#START_FLOATS}, so that its
+   * message takes about as long as before the drop. On the 2 x 2 testbed after a 5x drop of an uplink
+   * each cross-rack pair's one 512 KiB message at the old size took 260-615 ms at 1-2 MB/s, and the
+   * probe that had to confirm the drop (every pair: three rounds) took 974 ms, the fit's first probe
+   * 374. Only a drop beyond the factor shrinks them: smaller messages read a link less surely, and
+   * changes within it would ratchet the sizes down from probe to probe. The testbed's shaper lets a
+   * burst of 10 ms of its rate pass at once, so the smaller message rides no more of it after the drop
+   * than the larger one did before; a link that speeds up again grows them ({@link ProbeSizing}).
+   */
+  static int[][] shrunkAfterDrops(int[][] floats, double[][] before, double[][] now) {
+    int n = floats.length;
+    int[][] out = new int[n][];
+    for (int r = 0; r < n; r++) {
+      out[r] = floats[r].clone();
+      for (int p = 0; before != null && p < n; p++) {
+        double was = before[r][p];
+        double is = now[r][p];
+        if (p != r && was > 0 && is > 0 && is * ReplanRule.FACTOR < was && out[r][p] > ProbeSizing.START_FLOATS) {
+          out[r][p] = (int) Math.max(ProbeSizing.START_FLOATS, Math.round(out[r][p] * is / was));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Per pair, {@code now}'s reading where this probe met the pair (> 0), else {@code before}'s (null: 0). */
+  private static double[][] lastReadings(double[][] before, double[][] now) {
+    int n = now.length;
+    double[][] out = new double[n][n];
+    for (int r = 0; r < n; r++) {
+      for (int p = 0; p < n; p++) {
+        out[r][p] = now[r][p] > 0 ? now[r][p] : before == null ? 0 : before[r][p];
+      }
+    }
+    return out;
   }
 
   /** "0.50-4.00 MiB" for the bandwidth messages' sizes of every pair. */

@@ -1,5 +1,6 @@
 package io.dssync.train;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -194,6 +195,51 @@ class AutoScheduleTest {
     assertEquals(big, start[2][0]);
     assertEquals(ProbeSizing.MAX_FLOATS, start[3][2]);
     assertEquals(null, auto.probeStartFloats(3), "an elastic pool of another size starts small");
+  }
+
+  @Test
+  void aPairThatReadMoreThanTwiceSlowerStartsItsNextProbeSmallerByTheSameFactor() {
+    int s = ProbeSizing.START_FLOATS;
+    int[][] floats = {{0, 16 * s}, {16 * s, 0}};
+    int[][] fivefold = AutoSchedule.shrunkAfterDrops(floats, new double[][] {{0, 10}, {10, 0}},
+        new double[][] {{0, 2}, {2, 0}});
+    assertEquals(16 * s / 5, fivefold[0][1], 1, "a 5x drop: a fifth of the size");
+    assertEquals(fivefold[0][1], fivefold[1][0], "both sides of the pair start alike");
+    assertEquals(s, AutoSchedule.shrunkAfterDrops(new int[][] {{0, 2 * s}, {2 * s, 0}},
+        new double[][] {{0, 10}, {10, 0}}, new double[][] {{0, 2}, {2, 0}})[0][1], "never below the start size");
+  }
+
+  @Test
+  void changesWithinTwiceFasterLinksAndUnmetPairsKeepTheirSizes() {
+    int[][] floats = {{0, 64 * 1024}, {64 * 1024, 0}};
+    double[][] before = {{0, 10}, {10, 0}};
+    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, before, new double[][] {{0, 5.5}, {5.5, 0}}));
+    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, before, new double[][] {{0, 40}, {40, 0}}));
+    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, before, new double[][] {{0, 0}, {0, 0}}));
+    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, null, new double[][] {{0, 1}, {1, 0}}));
+  }
+
+  @Test
+  void afterAFivefoldUplinkDropTheCrossRackPairsStartTheConfirmingProbeSmaller() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
+    int[][] floats = new int[4][4];
+    for (int r = 0; r < 4; r++) {
+      for (int p = 0; p < 4; p++) {
+        floats[r][p] = r / 2 == p / 2 ? ProbeSizing.MAX_FLOATS : 16 * ProbeSizing.START_FLOATS;
+      }
+    }
+    auto.update(results(TestbedLinks.of(2, 2, 120, 12), floats), 160, MODEL_BYTES, 10, 10, 0);
+    assertEquals(16 * ProbeSizing.START_FLOATS, auto.probeStartFloats(4)[0][2], "no drop yet");
+    assertFalse(auto.update(results(TestbedLinks.of(2, 2, 120, 2.4), floats), 160, MODEL_BYTES, 10, 20, 8));
+    int[][] next = auto.probeStartFloats(4);
+    assertEquals(16 * ProbeSizing.START_FLOATS / 5, next[0][2], 1, "the uplink read 5x slower");
+    assertEquals(next[0][2], next[2][0]);
+    assertEquals(ProbeSizing.MAX_FLOATS, next[0][1], "in-rack pairs read as before");
+    assertTrue(auto.probeScope(4).isFull(), "the confirming probe still meets every pair");
+    assertTrue(auto.update(results(TestbedLinks.of(2, 2, 120, 2.4), next), 160, MODEL_BYTES, 10, 30, 16),
+        "and still re-plans");
+    assertEquals(next[0][2], auto.probeStartFloats(4)[0][2], "the same slow uplink keeps the smaller size");
   }
 
   @Test
