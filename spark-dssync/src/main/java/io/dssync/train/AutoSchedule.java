@@ -250,8 +250,11 @@ final class AutoSchedule {
     int[][] used = settled(byRank, probeStartFloats(n));
     double[][] pairMBps = paired(bandwidth);
     double[][] before = lastMBps != null && lastMBps.length == n ? lastMBps : null;
-    settledFloats = shrunkAfterDrops(used, before, pairMBps);
-    lastMBps = lastReadings(before, pairMBps);
+    // The plan's racks place the ranks only while they run where the plan measured them.
+    boolean placed = plan != null && plan.spec().workers() == n && ReplanRule.sameHosts(plan.measured().hosts(), hosts);
+    double[][] change = changes(before, pairMBps, placed ? plan.racks().rackOfRank(hosts) : null);
+    settledFloats = shrunkAfterDrops(used, change);
+    lastMBps = lastReadings(before, pairMBps, change);
     LinkMeasurements measured = new LinkMeasurements(hosts, latency, pairMBps);
     long firstStep = step - byRank.get(0).computeMs().length; // the probe ran before it
     LOG.warn(String.format(Locale.ROOT, "dssync auto: probe at step %d (%d of %d rounds) took %.0f ms (%.1f%% of"
@@ -346,40 +349,86 @@ final class AutoSchedule {
   }
 
   /**
-   * The sizes the next probe starts each pair at: {@code floats}, the sizes this probe ended at, but
-   * where a pair read more than {@link ReplanRule#FACTOR} slower than the probe before ({@code before},
-   * null: none), smaller by the same factor, not below {@link ProbeSizing#START_FLOATS}, so that its
-   * message takes about as long as before the drop. On the 2 x 2 testbed after a 5x drop of an uplink
-   * each cross-rack pair's one 512 KiB message at the old size took 260-615 ms at 1-2 MB/s, and the
-   * probe that had to confirm the drop (every pair: three rounds) took 974 ms, the fit's first probe
-   * 374. Only a drop beyond the factor shrinks them: smaller messages read a link less surely, and
-   * changes within it would ratchet the sizes down from probe to probe. The testbed's shaper lets a
-   * burst of 10 ms of its rate pass at once, so the smaller message rides no more of it after the drop
-   * than the larger one did before; a link that speeds up again grows them ({@link ProbeSizing}).
+   * Per pair, how its bandwidth changed since the probe before ({@code before}, null: none): this
+   * probe's reading over that one's where it met the pair; for a pair it did not meet (a later probe
+   * meets each rack link once), the median change of the pairs it met between the same two racks of
+   * {@code rackOfRank} (null: none); 0 where nothing is known.
    */
-  static int[][] shrunkAfterDrops(int[][] floats, double[][] before, double[][] now) {
+  static double[][] changes(double[][] before, double[][] now, int[] rackOfRank) {
+    int n = now.length;
+    double[][] change = new double[n][n];
+    if (before == null) {
+      return change;
+    }
+    java.util.Map<Long, List<Double>> byRackPair = new java.util.HashMap<>();
+    for (int r = 0; r < n; r++) {
+      for (int p = 0; p < n; p++) {
+        if (p != r && now[r][p] > 0 && before[r][p] > 0) {
+          change[r][p] = now[r][p] / before[r][p];
+          if (rackOfRank != null) {
+            byRackPair.computeIfAbsent(rackPair(rackOfRank, r, p), k -> new java.util.ArrayList<>()).add(change[r][p]);
+          }
+        }
+      }
+    }
+    for (int r = 0; r < n; r++) {
+      for (int p = 0; p < n; p++) {
+        List<Double> met = rackOfRank == null ? null : byRackPair.get(rackPair(rackOfRank, r, p));
+        if (p != r && change[r][p] == 0 && met != null) {
+          change[r][p] = LinkMeasurements.median(met);
+        }
+      }
+    }
+    return change;
+  }
+
+  private static long rackPair(int[] rackOfRank, int r, int p) {
+    int a = Math.min(rackOfRank[r], rackOfRank[p]);
+    int b = Math.max(rackOfRank[r], rackOfRank[p]);
+    return ((long) a << 32) | b;
+  }
+
+  /**
+   * The sizes the next probe starts each pair at: {@code floats}, the sizes this probe ended at (or
+   * the last probe of a pair it did not meet), but where a pair's bandwidth fell more than
+   * {@link ReplanRule#FACTOR}-fold ({@link #changes}), smaller by the same factor, not below
+   * {@link ProbeSizing#START_FLOATS}, so that its message takes about as long as before the drop. On
+   * the 2 x 2 testbed after a 5-10x drop of an uplink each cross-rack pair's one 512 KiB message at
+   * the old size took 260-615 ms at 1-2 MB/s, and the probe that had to confirm the drop (every pair:
+   * three rounds) took 974 ms, the fit's first probe 374. Only a drop beyond the factor shrinks them:
+   * smaller messages read a link less surely, and changes within it would ratchet the sizes down from
+   * probe to probe. The testbed's shaper lets a burst of 10 ms of its rate pass at once, so the smaller
+   * message rides no more of it after the drop than the larger one did before; a link that speeds up
+   * again grows them ({@link ProbeSizing}).
+   */
+  static int[][] shrunkAfterDrops(int[][] floats, double[][] change) {
     int n = floats.length;
     int[][] out = new int[n][];
     for (int r = 0; r < n; r++) {
       out[r] = floats[r].clone();
-      for (int p = 0; before != null && p < n; p++) {
-        double was = before[r][p];
-        double is = now[r][p];
-        if (p != r && was > 0 && is > 0 && is * ReplanRule.FACTOR < was && out[r][p] > ProbeSizing.START_FLOATS) {
-          out[r][p] = (int) Math.max(ProbeSizing.START_FLOATS, Math.round(out[r][p] * is / was));
+      for (int p = 0; p < n; p++) {
+        double c = change[r][p];
+        if (p != r && c > 0 && c * ReplanRule.FACTOR < 1 && out[r][p] > ProbeSizing.START_FLOATS) {
+          out[r][p] = (int) Math.max(ProbeSizing.START_FLOATS, Math.round(out[r][p] * c));
         }
       }
     }
     return out;
   }
 
-  /** Per pair, {@code now}'s reading where this probe met the pair (> 0), else {@code before}'s (null: 0). */
-  private static double[][] lastReadings(double[][] before, double[][] now) {
+  /**
+   * Per pair, what the next probe compares with: {@code now}'s reading where this probe met the pair,
+   * else {@code before}'s times the pair's {@link #changes} where a drop shrank its messages (so that
+   * the probe which meets it at the smaller size does not shrink them again), else {@code before}'s.
+   */
+  private static double[][] lastReadings(double[][] before, double[][] now, double[][] change) {
     int n = now.length;
     double[][] out = new double[n][n];
     for (int r = 0; r < n; r++) {
       for (int p = 0; p < n; p++) {
-        out[r][p] = now[r][p] > 0 ? now[r][p] : before == null ? 0 : before[r][p];
+        double was = before == null ? 0 : before[r][p];
+        boolean dropped = change[r][p] > 0 && change[r][p] * ReplanRule.FACTOR < 1;
+        out[r][p] = now[r][p] > 0 ? now[r][p] : dropped ? was * change[r][p] : was;
       }
     }
     return out;

@@ -201,22 +201,37 @@ class AutoScheduleTest {
   void aPairThatReadMoreThanTwiceSlowerStartsItsNextProbeSmallerByTheSameFactor() {
     int s = ProbeSizing.START_FLOATS;
     int[][] floats = {{0, 16 * s}, {16 * s, 0}};
-    int[][] fivefold = AutoSchedule.shrunkAfterDrops(floats, new double[][] {{0, 10}, {10, 0}},
-        new double[][] {{0, 2}, {2, 0}});
+    double[][] fifth = AutoSchedule.changes(new double[][] {{0, 10}, {10, 0}}, new double[][] {{0, 2}, {2, 0}}, null);
+    int[][] fivefold = AutoSchedule.shrunkAfterDrops(floats, fifth);
     assertEquals(16 * s / 5, fivefold[0][1], 1, "a 5x drop: a fifth of the size");
     assertEquals(fivefold[0][1], fivefold[1][0], "both sides of the pair start alike");
-    assertEquals(s, AutoSchedule.shrunkAfterDrops(new int[][] {{0, 2 * s}, {2 * s, 0}},
-        new double[][] {{0, 10}, {10, 0}}, new double[][] {{0, 2}, {2, 0}})[0][1], "never below the start size");
+    assertEquals(s, AutoSchedule.shrunkAfterDrops(new int[][] {{0, 2 * s}, {2 * s, 0}}, fifth)[0][1],
+        "never below the start size");
   }
 
   @Test
   void changesWithinTwiceFasterLinksAndUnmetPairsKeepTheirSizes() {
     int[][] floats = {{0, 64 * 1024}, {64 * 1024, 0}};
     double[][] before = {{0, 10}, {10, 0}};
-    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, before, new double[][] {{0, 5.5}, {5.5, 0}}));
-    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, before, new double[][] {{0, 40}, {40, 0}}));
-    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, before, new double[][] {{0, 0}, {0, 0}}));
-    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, null, new double[][] {{0, 1}, {1, 0}}));
+    for (double[][] now : new double[][][] {{{0, 5.5}, {5.5, 0}}, {{0, 40}, {40, 0}}, {{0, 0}, {0, 0}}}) {
+      assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, AutoSchedule.changes(before, now, null)));
+    }
+    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats,
+        AutoSchedule.changes(null, new double[][] {{0, 1}, {1, 0}}, null)), "nothing to compare with");
+  }
+
+  @Test
+  void aPairTheProbeDidNotMeetTakesTheChangeOfThePairsItMetBetweenTheSameRacks() {
+    double[][] before = {{0, 100, 10, 10}, {100, 0, 10, 10}, {10, 10, 0, 100}, {10, 10, 100, 0}};
+    double[][] now = new double[4][4]; // rounds met 0-1, 2-3 (in rack) and 0-2, 1-3 (across), not 0-3, 1-2
+    now[0][1] = now[1][0] = now[2][3] = now[3][2] = 100;
+    now[0][2] = now[2][0] = 1;
+    now[1][3] = now[3][1] = 2;
+    double[][] change = AutoSchedule.changes(before, now, new int[] {0, 0, 1, 1});
+    assertEquals(0.15, change[0][3], 1e-9, "the median of 0.1 and 0.2");
+    assertEquals(0.15, change[2][1], 1e-9);
+    assertEquals(1, change[0][1], 1e-9);
+    assertEquals(0, AutoSchedule.changes(before, now, null)[0][3], "without racks nothing is known of it");
   }
 
   @Test
@@ -240,6 +255,37 @@ class AutoScheduleTest {
     assertTrue(auto.update(results(TestbedLinks.of(2, 2, 120, 2.4), next), 160, MODEL_BYTES, 10, 30, 16),
         "and still re-plans");
     assertEquals(next[0][2], auto.probeStartFloats(4)[0][2], "the same slow uplink keeps the smaller size");
+  }
+
+  @Test
+  void aProbeOfFewRoundsThatSeesTheDropStartsTheCrossRackPairsItDidNotMeetSmallerToo() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
+    int[][] floats = new int[4][4];
+    for (int r = 0; r < 4; r++) {
+      for (int p = 0; p < 4; p++) {
+        floats[r][p] = r / 2 == p / 2 ? ProbeSizing.MAX_FLOATS : 16 * ProbeSizing.START_FLOATS;
+      }
+    }
+    auto.update(results(TestbedLinks.of(2, 2, 120, 12), floats), 160, MODEL_BYTES, 10, 10, 0);
+    int[] rounds = auto.probeScope(4).rounds(auto.plan().measured().hosts());
+    assertEquals(2, rounds.length, "a later probe meets each rack link once");
+    LinkMeasurements slow = TestbedLinks.partial(TestbedLinks.of(2, 2, 120, 2.4), rounds);
+    int[][] met = new int[4][4];
+    for (int r = 0; r < 4; r++) {
+      for (int p = 0; p < 4; p++) {
+        met[r][p] = slow.bandwidthMBps()[r][p] > 0 ? floats[r][p] : 0;
+      }
+    }
+    assertFalse(auto.update(results(slow, met, 100, rounds.length), 160, MODEL_BYTES, 10, 20, 8));
+    int[][] next = auto.probeStartFloats(4);
+    for (int r = 0; r < 4; r++) {
+      for (int p = 0; p < 4; p++) {
+        if (r / 2 != p / 2) {
+          assertEquals(16 * ProbeSizing.START_FLOATS / 5, next[r][p], 1, "cross-rack pair " + r + "-" + p);
+        }
+      }
+    }
   }
 
   @Test
