@@ -234,17 +234,29 @@ class AutoScheduleTest {
     assertEquals(0, AutoSchedule.changes(before, now, null)[0][3], "without racks nothing is known of it");
   }
 
-  @Test
-  void afterAFivefoldUplinkDropTheCrossRackPairsStartTheConfirmingProbeSmaller() {
-    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
+  /** Per pair, the sizes a first probe on the 2 x 2 testbed settled on: 4 MiB in a rack, 2 MiB across. */
+  private static int[][] settledOnTheTestbed() {
     int[][] floats = new int[4][4];
     for (int r = 0; r < 4; r++) {
       for (int p = 0; p < 4; p++) {
         floats[r][p] = r / 2 == p / 2 ? ProbeSizing.MAX_FLOATS : 16 * ProbeSizing.START_FLOATS;
       }
     }
-    auto.update(results(TestbedLinks.of(2, 2, 120, 12), floats), 160, MODEL_BYTES, 10, 10, 0);
+    return floats;
+  }
+
+  /** Planned from a first probe that settled on {@link #settledOnTheTestbed}, over a 12 MB/s uplink. */
+  private static AutoSchedule plannedWithSettledSizes() {
+    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
+        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
+    auto.update(results(TestbedLinks.of(2, 2, 120, 12), settledOnTheTestbed()), 160, MODEL_BYTES, 10, 10, 0);
+    return auto;
+  }
+
+  @Test
+  void afterAFivefoldUplinkDropTheCrossRackPairsStartTheConfirmingProbeSmaller() {
+    AutoSchedule auto = plannedWithSettledSizes();
+    int[][] floats = settledOnTheTestbed();
     assertEquals(16 * ProbeSizing.START_FLOATS, auto.probeStartFloats(4)[0][2], "no drop yet");
     assertFalse(auto.update(results(TestbedLinks.of(2, 2, 120, 2.4), floats), 160, MODEL_BYTES, 10, 20, 8));
     int[][] next = auto.probeStartFloats(4);
@@ -259,15 +271,8 @@ class AutoScheduleTest {
 
   @Test
   void aProbeOfFewRoundsThatSeesTheDropStartsTheCrossRackPairsItDidNotMeetSmallerToo() {
-    AutoSchedule auto = new AutoSchedule(new ScheduleSpec(ScheduleKind.AUTO, 4, 2, 1, 0, 42), 1, STEPS_PER_STAGE,
-        AllReduceAlgorithm.AUTO, CrossRackPrecision.FP32);
-    int[][] floats = new int[4][4];
-    for (int r = 0; r < 4; r++) {
-      for (int p = 0; p < 4; p++) {
-        floats[r][p] = r / 2 == p / 2 ? ProbeSizing.MAX_FLOATS : 16 * ProbeSizing.START_FLOATS;
-      }
-    }
-    auto.update(results(TestbedLinks.of(2, 2, 120, 12), floats), 160, MODEL_BYTES, 10, 10, 0);
+    AutoSchedule auto = plannedWithSettledSizes();
+    int[][] floats = settledOnTheTestbed();
     int[] rounds = auto.probeScope(4).rounds(auto.plan().measured().hosts());
     assertEquals(2, rounds.length, "a later probe meets each rack link once");
     LinkMeasurements slow = TestbedLinks.partial(TestbedLinks.of(2, 2, 120, 2.4), rounds);
