@@ -12,11 +12,14 @@ import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.SchedulePlan;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -251,7 +254,8 @@ final class AutoSchedule {
     double[][] pairMBps = paired(bandwidth);
     double[][] before = lastMBps != null && lastMBps.length == n ? lastMBps : null;
     // The plan's racks place the ranks only while they run where the plan measured them.
-    boolean placed = plan != null && plan.spec().workers() == n && ReplanRule.sameHosts(plan.measured().hosts(), hosts);
+    boolean placed = plan != null && plan.spec().workers() == n
+        && ReplanRule.sameHosts(plan.measured().hosts(), hosts);
     double[][] change = changes(before, pairMBps, placed ? plan.racks().rackOfRank(hosts) : null);
     settledFloats = shrunkAfterDrops(used, change);
     lastMBps = lastReadings(before, pairMBps, change);
@@ -360,13 +364,13 @@ final class AutoSchedule {
     if (before == null) {
       return change;
     }
-    java.util.Map<Long, List<Double>> byRackPair = new java.util.HashMap<>();
+    Map<Long, List<Double>> byRackPair = new HashMap<>();
     for (int r = 0; r < n; r++) {
       for (int p = 0; p < n; p++) {
         if (p != r && now[r][p] > 0 && before[r][p] > 0) {
           change[r][p] = now[r][p] / before[r][p];
           if (rackOfRank != null) {
-            byRackPair.computeIfAbsent(rackPair(rackOfRank, r, p), k -> new java.util.ArrayList<>()).add(change[r][p]);
+            byRackPair.computeIfAbsent(rackPair(rackOfRank, r, p), k -> new ArrayList<>()).add(change[r][p]);
           }
         }
       }
