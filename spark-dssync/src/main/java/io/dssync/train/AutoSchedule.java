@@ -378,7 +378,7 @@ final class AutoSchedule {
     for (int r = 0; r < n; r++) {
       for (int p = 0; p < n; p++) {
         List<Double> met = rackOfRank == null ? null : byRackPair.get(rackPair(rackOfRank, r, p));
-        if (p != r && change[r][p] == 0 && met != null) {
+        if (p != r && now[r][p] == 0 && met != null) {
           change[r][p] = LinkMeasurements.median(met);
         }
       }
@@ -411,13 +411,17 @@ final class AutoSchedule {
     for (int r = 0; r < n; r++) {
       out[r] = floats[r].clone();
       for (int p = 0; p < n; p++) {
-        double c = change[r][p];
-        if (p != r && c > 0 && c * ReplanRule.FACTOR < 1 && out[r][p] > ProbeSizing.START_FLOATS) {
-          out[r][p] = (int) Math.max(ProbeSizing.START_FLOATS, Math.round(out[r][p] * c));
+        if (p != r && dropped(change[r][p]) && out[r][p] > ProbeSizing.START_FLOATS) {
+          out[r][p] = (int) Math.max(ProbeSizing.START_FLOATS, Math.round(out[r][p] * change[r][p]));
         }
       }
     }
     return out;
+  }
+
+  /** Whether a pair's {@link #changes} is a drop beyond {@link ReplanRule#FACTOR} (0: not known). */
+  private static boolean dropped(double change) {
+    return change > 0 && change * ReplanRule.FACTOR < 1;
   }
 
   /**
@@ -431,8 +435,7 @@ final class AutoSchedule {
     for (int r = 0; r < n; r++) {
       for (int p = 0; p < n; p++) {
         double was = before == null ? 0 : before[r][p];
-        boolean dropped = change[r][p] > 0 && change[r][p] * ReplanRule.FACTOR < 1;
-        out[r][p] = now[r][p] > 0 ? now[r][p] : dropped ? was * change[r][p] : was;
+        out[r][p] = now[r][p] > 0 ? now[r][p] : dropped(change[r][p]) ? was * change[r][p] : was;
       }
     }
     return out;
