@@ -39,8 +39,7 @@ public final class TrainBench implements BenchMode {
       "--global-every", "H: steps between global averages of local-sgd and group-avg-g2 (default "
           + DEFAULT_GLOBAL_EVERY + ")",
       "--warm-up", "true|false: an untimed run of each configuration first, so no configuration pays the"
-          + " JVM/engine warm-up of its code paths"
-          + " (default true)",
+          + " JVM/engine warm-up of its code paths (default true)",
       "--rounds", "R: run the configurations R times, in the given order in odd rounds and in reverse (full"
           + " last) in even ones, so a machine that speeds up or slows down during the benchmark weighs on"
           + " every configuration alike; each round's ratios are against that round's full, and the target"

@@ -39,8 +39,9 @@ public final class TrainBenchRunner {
 
   /**
    * An untimed run of each of {@code syncs} (settings from {@code base}) before the measured ones,
-   * {@link #WARM_UP_STEPS} steps per epoch: the first configuration would otherwise also pay for loading the engine and warming the
-   * executors, and each configuration for compiling its own code paths (halves, two-level averages,
+   * {@link #WARM_UP_STEPS} steps per epoch: the first configuration would otherwise also pay for
+   * loading the engine and warming the executors, and each configuration for compiling its own code
+   * paths (halves, two-level averages,
    * the probe), which favours whatever runs later. With one short warm-up of the first configuration
    * only, the first round's stages 1-2 on the 3 x 2 testbed took 4.7 and 4.2 s under full and 3.1 and
    * 3.1 s under topology C=2 in halves, which ran second, against 3.0-3.4 and 1.9-2.4 s in later rounds.
