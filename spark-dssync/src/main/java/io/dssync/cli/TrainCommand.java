@@ -41,12 +41,13 @@ final class TrainCommand {
           err);
       out.printf(Locale.ROOT,
           "dssync train: schedule=%s g=%d workers=%d steps=%d wall=%.1fs final_test_accuracy=%.4f"
-              + " final_test_metric=%s:%.4f sync_share=%.3f sync_ms_per_step=%.2f compute_ms_per_step=%.2f samples_per_s=%.0f"
-              + " driver_block_reports=%d%n",
+              + " final_test_metric=%s:%.4f sync_share=%.3f sync_ms_per_step=%.2f sync_wait_ms_per_step=%.2f"
+              + " compute_ms_per_step=%.2f samples_per_s=%.0f driver_block_reports=%d%n",
           config.get(TrainerConfig.SCHEDULE), config.groupSize(), config.workers(), result.totalSteps(),
           result.wallSeconds(), result.finalTestAccuracy(), result.finalTestMetricName(),
           result.finalTestMetric(), result.meanSyncShare(),
           result.history().stream().mapToDouble(m -> m.syncMsPerStep()).average().orElse(0),
+          result.history().stream().mapToDouble(m -> m.waitMsPerStep()).average().orElse(0),
           result.history().stream().mapToDouble(m -> m.computeMsPerStep()).average().orElse(0),
           result.history().stream().mapToDouble(m -> m.samplesPerSecond()).average().orElse(0),
           reports.count());

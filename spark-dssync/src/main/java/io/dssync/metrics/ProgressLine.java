@@ -2,7 +2,11 @@ package io.dssync.metrics;
 
 import java.util.Locale;
 
-/** Formats a stage's metrics as one human-readable line. */
+/**
+ * Formats a stage's metrics as one human-readable line. The sync names how much of it was waiting for
+ * peers' parts to start arriving: where a partner's step is slower (a busy core, a slower CPU), that,
+ * not moving or averaging the parameters, is most of it.
+ */
 public final class ProgressLine {
   private ProgressLine() {}
 
@@ -16,10 +20,10 @@ public final class ProgressLine {
             m.testAccuracy(), m.testLoss());
     return String.format(Locale.ROOT,
         "[dssync] stage %d/%d epoch %.2f step %d/%d | %.1f s | %,.0f samples/s | loss %.4f%s"
-            + " | sync %.1f%% (%.2f ms/step)%s | consensus dist %.4g",
+            + " | sync %.1f%% (%.2f ms/step, %.2f of it waiting for peers)%s | consensus dist %.4g",
         m.stage() + 1, stages, m.epoch(), m.endStep(), totalSteps, m.wallSeconds(),
-        m.samplesPerSecond(), m.trainLoss(), test, 100 * m.syncShare(), m.syncMsPerStep(), stageEnd(m),
-        m.consensusDistance());
+        m.samplesPerSecond(), m.trainLoss(), test, 100 * m.syncShare(), m.syncMsPerStep(), m.waitMsPerStep(),
+        stageEnd(m), m.consensusDistance());
   }
 
   /** The stage-end average, which the per-step sync leaves out; empty when unknown. */

@@ -52,6 +52,9 @@ class ExampleJobsTest {
     assertEquals(2, (int) summary.number("workers"));
     // MLP, 31 seeded steps of 32 per worker on 2,000 images: measured 0.7340.
     assertTrue(summary.number("final_test_accuracy") >= 0.6, "accuracy " + summary.fields());
+    double wait = summary.number("sync_wait_ms_per_step");
+    assertTrue(wait >= 0 && wait <= summary.number("sync_ms_per_step"),
+        "the wait for peers is part of the sync: " + summary.fields());
   }
 
   @Test

@@ -25,9 +25,17 @@ class ProgressLineMetricTest {
     StageMetrics measured = new StageMetrics(0, 0, 10, 1.0, 2.0, 100, 0.5, 0.4, 0.81, 8, 2, 1, 0.5, 100, 0.01,
         "accuracy", 0.81, 246.4);
     String line = ProgressLine.format(measured, 1, 10);
-    assertTrue(line.contains("| sync 20.0% (2.00 ms/step), stage-end average 246 ms |"), line);
+    assertTrue(line.contains("| sync 20.0% (2.00 ms/step, 1.00 of it waiting for peers), stage-end average 246 ms |"),
+        line);
     String unknown = ProgressLine.format(stage(0, 0.81, "accuracy", 0.81), 1, 10);
-    assertTrue(unknown.contains("| sync 20.0% (2.00 ms/step) |"), unknown);
+    assertTrue(unknown.contains("| sync 20.0% (2.00 ms/step, 1.00 of it waiting for peers) |"), unknown);
+  }
+
+  @Test
+  void theSyncSaysHowMuchOfItWasWaitingForPeers() {
+    StageMetrics waiting = new StageMetrics(0, 0, 10, 1.0, 2.0, 100, 0.5, 0.4, 0.81, 30, 4.27, 2.94, 0.98, 100, 0.01);
+    String line = ProgressLine.format(waiting, 1, 10);
+    assertTrue(line.contains("| sync 12.5% (4.27 ms/step, 2.94 of it waiting for peers) |"), line);
   }
 
   @Test
