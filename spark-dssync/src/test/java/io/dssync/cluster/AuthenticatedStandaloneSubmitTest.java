@@ -65,7 +65,7 @@ class AuthenticatedStandaloneSubmitTest {
           logs.resolve("auth-job.log"));
       assertEquals(0, run.exitCode(), "the authenticated training failed:\n" + Scripts.tail(run.output(), 60));
       TrainSummary summary = TrainSummary.parse(run.output());
-      System.err.println("[standalone --auth] " + summary.fields());
+      System.err.println("[standalone --auth] " + summary.line());
       assertEquals(4, (int) summary.number("workers"));
       assertTrue(summary.number("final_test_accuracy") >= MIN_ACCURACY,
           "test accuracy " + summary.number("final_test_accuracy") + " < " + MIN_ACCURACY);

@@ -48,7 +48,7 @@ class ExampleJobsTest {
         env, Duration.ofSeconds(600), Scripts.buildDir().resolve("script-tests/local/job.log"));
     assertEquals(0, r.exitCode(), "local example failed:\n" + Scripts.tail(r.output(), 60));
     TrainSummary summary = TrainSummary.parse(r.output());
-    System.err.println("[local] " + summary.fields());
+    System.err.println("[local] " + summary.line());
     assertEquals(2, (int) summary.number("workers"));
     // MLP, 31 seeded steps of 32 per worker on 2,000 images: measured 0.7340.
     assertTrue(summary.number("final_test_accuracy") >= 0.6, "accuracy " + summary.fields());

@@ -51,7 +51,7 @@ class NetnsTestbedTest {
     assertEquals(0, run.exitCode(), "the testbed run failed:\n" + Scripts.tail(run.output(), 60));
     assertTrue(run.output().contains("inter-rack links 100mbit"), "the testbed reported its limits");
     TrainSummary summary = TrainSummary.parse(run.output());
-    System.err.println("[netns] " + summary.fields());
+    System.err.println("[netns] " + summary.line());
     assertEquals(4, (int) summary.number("workers"));
     assertTrue(summary.number("final_test_accuracy") >= MIN_ACCURACY,
         "test accuracy " + summary.number("final_test_accuracy") + " < " + MIN_ACCURACY);

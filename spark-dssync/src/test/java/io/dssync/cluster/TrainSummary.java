@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The key=value fields of the {@code dssync train:} summary line a run printed. */
-record TrainSummary(Map<String, String> fields) {
+/** The {@code dssync train:} summary line a run printed, and its key=value fields. */
+record TrainSummary(String line, Map<String, String> fields) {
   private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S+)");
 
   /** Parses the last summary line in {@code output}; fails showing the output's end if none. */
@@ -26,7 +26,7 @@ record TrainSummary(Map<String, String> fields) {
     while (m.find()) {
       fields.put(m.group(1), m.group(2));
     }
-    return new TrainSummary(fields);
+    return new TrainSummary(line, fields);
   }
 
   double number(String key) {

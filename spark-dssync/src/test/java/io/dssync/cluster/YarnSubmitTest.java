@@ -82,7 +82,7 @@ class YarnSubmitTest {
     // A cluster-mode driver runs in the application master's container: its output is that container's stdout.
     String driverOutput = mode.equals("client") ? run.output() : Scripts.read(amContainer(app).resolve("stdout"));
     TrainSummary summary = TrainSummary.parse(driverOutput);
-    System.err.println("[yarn " + mode + "] " + summary.fields());
+    System.err.println("[yarn " + mode + "] " + summary.line());
     return summary;
   }
 
