@@ -22,7 +22,8 @@ import org.apache.spark.sql.types.StructType;
  * {@code rawPredictionCol} (per-class log-probabilities, for BinaryClassificationEvaluator).
  * Saved as Spark ML metadata JSON plus the state as a binary file, on any Hadoop file system.
  */
-public final class DsSyncClassificationModel extends Model<DsSyncClassificationModel> implements MLWritable {
+public final class DsSyncClassificationModel extends Model<DsSyncClassificationModel>
+    implements MLWritable, ClassifierColumns {
   private final String uid;
   private final ClassifierParams p;
   private final ModelSpec spec;
@@ -97,22 +98,6 @@ public final class DsSyncClassificationModel extends Model<DsSyncClassificationM
   public DsSyncClassificationModel setRawPredictionCol(String value) {
     set(p.rawPredictionCol, value);
     return this;
-  }
-
-  public String getRawPredictionCol() {
-    return getOrDefault(p.rawPredictionCol);
-  }
-
-  public String getFeaturesCol() {
-    return getOrDefault(p.featuresCol);
-  }
-
-  public String getPredictionCol() {
-    return getOrDefault(p.predictionCol);
-  }
-
-  public String getProbabilityCol() {
-    return getOrDefault(p.probabilityCol);
   }
 
   @Override

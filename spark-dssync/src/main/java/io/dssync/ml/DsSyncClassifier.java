@@ -45,7 +45,7 @@ import org.apache.spark.ml.util.Identifiable$;
  * ...; see {@code dssync help}). Saved and loaded with Spark ML persistence.
  */
 public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
-    implements DefaultParamsWritable {
+    implements DefaultParamsWritable, ClassifierColumns {
   private final String uid;
   private final ClassifierParams p;
   private transient ProgressListener progress = ProgressListener.printing();
@@ -115,24 +115,8 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     return with(p.metricsPath, value);
   }
 
-  public String getFeaturesCol() {
-    return getOrDefault(p.featuresCol);
-  }
-
   public String getLabelCol() {
     return getOrDefault(p.labelCol);
-  }
-
-  public String getPredictionCol() {
-    return getOrDefault(p.predictionCol);
-  }
-
-  public String getProbabilityCol() {
-    return getOrDefault(p.probabilityCol);
-  }
-
-  public String getRawPredictionCol() {
-    return getOrDefault(p.rawPredictionCol);
   }
 
   // ---- training settings: typed shortcuts for the common ones, generic access for all ----

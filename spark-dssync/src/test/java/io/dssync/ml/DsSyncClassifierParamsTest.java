@@ -9,6 +9,7 @@ import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
+import java.util.List;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
@@ -34,6 +35,20 @@ class DsSyncClassifierParamsTest {
     assertEquals("features", c.getFeaturesCol());
     assertEquals("probability", c.getProbabilityCol());
     assertEquals(TrainerConfig.builder().build().describe(), c.trainerConfig().describe());
+  }
+
+  @Test
+  void theEstimatorAndItsModelEachReadTheColumnsSetOnThem() {
+    DsSyncClassifier c = new DsSyncClassifier().setFeaturesCol("pixels").setPredictionCol("guess")
+        .setProbabilityCol("").setRawPredictionCol("scores");
+    assertEquals(List.of("pixels", "guess", "", "scores"),
+        List.of(c.getFeaturesCol(), c.getPredictionCol(), c.getProbabilityCol(), c.getRawPredictionCol()));
+    DsSyncClassificationModel m = new DsSyncClassificationModel("m", null, new float[0], null, null);
+    assertEquals(List.of("features", "prediction", "probability", "rawPrediction"),
+        List.of(m.getFeaturesCol(), m.getPredictionCol(), m.getProbabilityCol(), m.getRawPredictionCol()));
+    m.setFeaturesCol("pixels").setRawPredictionCol("");
+    assertEquals("pixels", m.getFeaturesCol());
+    assertEquals("", m.getRawPredictionCol());
   }
 
   @Test
