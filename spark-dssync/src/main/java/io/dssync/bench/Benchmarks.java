@@ -29,7 +29,8 @@ public final class Benchmarks {
   }
 
   public static String usage() {
-    StringBuilder sb = new StringBuilder("Usage: dssync bench MODE [flags]   (dssync bench MODE --help for its flags)\n");
+    StringBuilder sb = new StringBuilder(
+        "Usage: dssync bench MODE [flags]   (dssync bench MODE --help for its flags)\n");
     for (BenchMode m : MODES.values()) {
       sb.append(String.format("  %-12s %s%n", m.name(), m.summary()));
     }

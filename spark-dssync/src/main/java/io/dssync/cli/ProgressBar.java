@@ -55,7 +55,8 @@ final class ProgressBar implements ProgressListener {
     int filled = (int) Math.round(done * BAR_WIDTH);
     double eta = done > 0 ? elapsedSeconds * (1 - done) / done : Double.NaN;
     String accuracy = Double.isNaN(lastMetric) ? "" : String.format(Locale.ROOT, " | %s %.4f", metricName, lastMetric);
-    return String.format(Locale.ROOT, "[%s%s] %3.0f%% step %d/%d | loss %.4f%s | %,.0f samples/s | sync %.1f%% | ETA %s",
+    return String.format(Locale.ROOT, "[%s%s] %3.0f%% step %d/%d | loss %.4f%s | %,.0f samples/s"
+        + " | sync %.1f%% | ETA %s",
         "#".repeat(filled), "-".repeat(BAR_WIDTH - filled), 100 * done, m.endStep(), totalSteps,
         m.trainLoss(), accuracy, m.samplesPerSecond(), 100 * m.syncShare(), duration(eta));
   }

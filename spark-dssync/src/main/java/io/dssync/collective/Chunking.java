@@ -29,7 +29,8 @@ public final class Chunking {
       throw Errors.invalidSetting("vector size", size, "a vector has at least 0 elements", "Pass the vector's length.");
     }
     if (chunks < 1) {
-      throw Errors.invalidSetting("chunk count", chunks, "a vector is split into at least 1 chunk", "Pass the group size.");
+      throw Errors.invalidSetting("chunk count", chunks, "a vector is split into at least 1 chunk",
+          "Pass the group size.");
     }
     Objects.checkIndex(j, chunks);
   }

@@ -384,7 +384,8 @@ public final class GroupAllReduce {
   private void packHalves(float[] values, float[] minus, int offset, int length, long step, int firstIndex) {
     int bad = HalfFloats.pack(values, minus, offset, length, wire(HalfFloats.packedLength(length)));
     if (bad >= 0) {
-      throw Errors.halfOverflow(step, firstIndex + bad - offset, minus == null ? values[bad] : values[bad] - minus[bad]);
+      throw Errors.halfOverflow(step, firstIndex + bad - offset,
+          minus == null ? values[bad] : values[bad] - minus[bad]);
     }
   }
 
@@ -404,7 +405,9 @@ public final class GroupAllReduce {
     }
   }
 
-  /** Fetches {@code sender}'s chunk {@code chunk} of {@code phase}, {@code packed} floats in parts, into {@link #wire}. */
+  /**
+   * Fetches {@code sender}'s chunk {@code chunk} of {@code phase}, {@code packed} floats in parts, into {@link #wire}.
+   */
   private void fetchParts(int sender, int packed, long step, int round, int phase, int chunk) {
     float[] into = wire(packed);
     for (int p = 0; p < parts(packed); p++) {

@@ -180,8 +180,8 @@ public final class Errors {
 
   /** A stage kept failing with retryable errors; {@code last} is the final attempt's error. */
   public static DsSyncException stageAttemptsExhausted(int stage, int attempts, DsSyncException last) {
-    return new DsSyncException(last.kind(), "Stage " + stage + " failed " + attempts + " times (" + flag("maxStageAttempts")
-        + " = " + attempts + "); giving up. Last error: " + last.getMessage()
+    return new DsSyncException(last.kind(), "Stage " + stage + " failed " + attempts + " times ("
+        + flag("maxStageAttempts") + " = " + attempts + "); giving up. Last error: " + last.getMessage()
         + " Check executor logs for lost executors, or raise " + flag("maxStageAttempts") + ".", last);
   }
 

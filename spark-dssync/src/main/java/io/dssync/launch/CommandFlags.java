@@ -68,7 +68,8 @@ public final class CommandFlags {
   public boolean bool(String flag, boolean fallback) {
     String v = string(flag, String.valueOf(fallback)).trim().toLowerCase(Locale.ROOT);
     if (!v.equals("true") && !v.equals("false")) {
-      throw Errors.invalidSetting(flag, v, "must be true or false", "Pass " + flag + " " + !fallback + " or leave it out.");
+      throw Errors.invalidSetting(flag, v, "must be true or false",
+          "Pass " + flag + " " + !fallback + " or leave it out.");
     }
     return v.equals("true");
   }
@@ -146,7 +147,8 @@ public final class CommandFlags {
       } catch (NumberFormatException e) {
         return null;
       }
-    }, "every entry must be a whole number from " + min + " to " + max, "Pass e.g. " + flag + " " + min + "," + max + ".");
+    }, "every entry must be a whole number from " + min + " to " + max,
+        "Pass e.g. " + flag + " " + min + "," + max + ".");
   }
 
   /** A comma-separated list of byte sizes such as {@code 4K,64M,1G}; sorted, duplicates removed. */

@@ -73,7 +73,8 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
         try {
           n = json.readTree(line);
         } catch (IOException e) {
-          throw Errors.modelFile(path, "has a line " + number + " that is not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+          throw Errors.modelFile(path, "has a line " + number + " that is not JSON ("
+              + e.getMessage().lines().findFirst().orElse("") + ")");
         }
         switch (n.path("type").asText()) {
           case "run" -> run = n;

@@ -83,7 +83,8 @@ public final class Report {
       double share = r.steps().stream().mapToDouble(MetricsRun.Step::syncShare).average().orElse(Double.NaN);
       double rate = r.stages().stream().mapToDouble(MetricsRun.Stage::samplesPerSecond).average().orElse(Double.NaN);
       sb.append(String.format(Locale.ROOT,
-          "<tr><td>%s</td><td>%s</td><td>%d</td><td>%.1f</td><td>%s</td><td>%.4f</td><td>%.3f</td><td>%,.0f</td></tr>%n",
+          "<tr><td>%s</td><td>%s</td><td>%d</td><td>%.1f</td><td>%s</td><td>%.4f</td><td>%.3f</td>"
+              + "<td>%,.0f</td></tr>%n",
           escape(r.label()), escape(r.path()), r.steps().size(), wall,
           escape(ReportCharts.metricLabel(r.metricName())), metric, share, rate));
     }

@@ -215,7 +215,8 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     ProgressListener listener = progress.andThen(new SparkUiMetrics(dataset.sparkSession().sparkContext()));
     String metricsPath = getOrDefault(p.metricsPath);
     try (MetricsLog log = metricsPath.isEmpty() ? null
-        : MetricsLog.open(metricsPath, config.runHeader(uid), dataset.sparkSession().sparkContext().hadoopConfiguration())) {
+        : MetricsLog.open(metricsPath, config.runHeader(uid),
+            dataset.sparkSession().sparkContext().hadoopConfiguration())) {
       TrainingResult result = new DsSyncTrainer(dataset.sparkSession(), config)
           .withProgress(log == null ? listener : listener.andThen(log))
           .fit(data);

@@ -13,7 +13,9 @@ public enum ScheduleKind {
   RANDOM,
   /** Digit rotation: for N = g^m, every m consecutive steps give the exact global average. */
   BUTTERFLY,
-  /** Groups inside racks on most steps; every C-th step an average across racks (two-level when racks have one size). */
+  /**
+   * Groups inside racks on most steps; every C-th step an average across racks (two-level when racks have one size).
+   */
   TOPOLOGY,
   /**
    * Not a schedule of its own: the trainer measures the links between executors and runs the

@@ -27,8 +27,8 @@ import org.apache.spark.serializer.KryoRegistrator;
 public final class DsSyncKryoRegistrator implements KryoRegistrator {
   /** Our records that Spark serializes: shuffle and cache (shards), broadcast and results (stages). */
   static final List<Class<? extends Record>> RECORDS = Stream.concat(
-      Stream.of(LabeledArrays.class, ConsensusState.class, ConsensusPart.class, WorkerResult.class, LinkSample.class, TrainedModel.class, ModelSpec.class,
-          Evaluation.class),
+      Stream.of(LabeledArrays.class, ConsensusState.class, ConsensusPart.class, WorkerResult.class, LinkSample.class,
+          TrainedModel.class, ModelSpec.class, Evaluation.class),
       ShardedData.SERIALIZED_RECORDS.stream()).toList();
 
   /** Array types inside those records and in the count and size jobs of the trainer. */

@@ -331,7 +331,8 @@ public final class DsSyncTrainer {
         consensusFrom == null ? 0 : consensus.fingerprint());
     try {
       JavaFutureAction<List<WorkerResult>> job = run.pool().shards().rdd().barrier()
-          .mapPartitions(FaultInjectingTask.orPlain(work, from, fault), false, ClassTag$.MODULE$.apply(WorkerResult.class))
+          .mapPartitions(FaultInjectingTask.orPlain(work, from, fault), false,
+              ClassTag$.MODULE$.apply(WorkerResult.class))
           .toJavaRDD().collectAsync();
       return awaitStage(job, run.pool());
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala

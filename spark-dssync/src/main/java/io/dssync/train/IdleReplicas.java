@@ -69,7 +69,9 @@ final class IdleReplicas {
 
   private IdleReplicas() {}
 
-  /** An idle replica of {@code kind} left by an earlier stage of fit {@code fitId}, else a new one from {@code create}. */
+  /**
+   * An idle replica of {@code kind} left by an earlier stage of fit {@code fitId}, else a new one from {@code create}.
+   */
   static ModelReplica take(String fitId, Kind kind, Supplier<ModelReplica> create) {
     ModelReplica idle;
     List<ModelReplica> evicted = new ArrayList<>();

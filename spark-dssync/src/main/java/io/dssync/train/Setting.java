@@ -17,7 +17,8 @@ public final class Setting<T> {
   private final Predicate<T> check;
   private final String rule;
 
-  private Setting(String name, String doc, T defaultValue, Function<String, T> parser, Predicate<T> check, String rule) {
+  private Setting(String name, String doc, T defaultValue, Function<String, T> parser, Predicate<T> check,
+      String rule) {
     this.name = name;
     this.doc = doc;
     this.defaultValue = defaultValue;

@@ -12,8 +12,8 @@ import java.io.Serializable;
 
 /**
  * Everything a worker needs to run one barrier stage: steps [firstStep, endStep), the schedule
- * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and learning-rate settings,
- * and whether to probe the links first (the auto schedule), in about how many ms at most
+ * plan (computed identically everywhere from its seed and the ranks' hosts), model, optimizer and
+ * learning-rate settings, and whether to probe the links first (the auto schedule), in about how many ms at most
  * ({@code probeBudgetMs}), with each pair's bandwidth messages starting at
  * {@code probeStartFloats[rank][peer]} floats (null: the first probe), in the rounds
  * {@code probeScope} gives for the stage's hosts (null when the stage does not probe); with a

@@ -221,7 +221,8 @@ public final class TrainerConfig implements Serializable {
       if (config.minWorkers() > config.workers()) {
         throw Errors.invalidSetting(MIN_WORKERS.flag(), config.minWorkers(),
             "it is more than the " + config.workers() + " workers asked for",
-            "Use " + MIN_WORKERS.flag() + " between 1 and " + config.workers() + ", or 0 to turn elastic training off.");
+            "Use " + MIN_WORKERS.flag() + " between 1 and " + config.workers()
+                + ", or 0 to turn elastic training off.");
       }
       return config;
     }

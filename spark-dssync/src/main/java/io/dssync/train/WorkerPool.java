@@ -127,8 +127,8 @@ final class WorkerPool implements AutoCloseable {
   }
 
   /**
-   * After a failed attempt (or slots lost between stages): waits up to --slot-wait-ms for the current size's slots (a lost
-   * executor is normally replaced). If they do not come back and the pool is elastic, shrinks to
+   * After a failed attempt (or slots lost between stages): waits up to --slot-wait-ms for the current size's slots
+   * (a lost executor is normally replaced). If they do not come back and the pool is elastic, shrinks to
    * the slots that exist when at least M; otherwise fails naming the numbers.
    */
   void awaitSlotsAfterFailure(long step) {

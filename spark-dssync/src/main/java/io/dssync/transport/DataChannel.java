@@ -32,8 +32,8 @@ import scala.Option;
  * floats, which the receiving side takes piece by piece as they come off the socket (no frame is
  * assembled in memory). A small part travels whole as one RPC ({@link InlinePart}). (Between JVMs
  * of one host the floats wait in shared memory instead and a notice travels over a Unix domain
- * socket: {@link HostSignals}.) The reply to an RPC, like the one to an upload, is the acknowledgement. It is configured the way
- * Spark configures its block transfer service, so {@code spark.authenticate},
+ * socket: {@link HostSignals}.) The reply to an RPC, like the one to an upload, is the acknowledgement.
+ * It is configured the way Spark configures its block transfer service, so {@code spark.authenticate},
  * {@code spark.network.crypto.enabled} and RPC SSL apply. Settings can be tuned under the module
  * name {@code spark.dssync.io.*}.
  */

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * folder is removed at {@link #close}; folders of JVMs that died before closing theirs are removed
  * by the next folder created on the host. Folder names carry the PID namespace and the process id
  * ({@code dssync-<namespace>-<pid>-<inbox id>}), so a container that shares {@code /dev/shm} but not
- * the process table never takes a live peer's folder for an abandoned one. Buffers are written with zeros when created, so a full
- * {@code /dev/shm} fails there with an IOException rather than later with a fault.
+ * the process table never takes a live peer's folder for an abandoned one. Buffers are written with zeros when created,
+ * so a full {@code /dev/shm} fails there with an IOException rather than later with a fault.
  */
 final class SharedMemoryFolder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedMemoryFolder.class);
@@ -191,7 +191,9 @@ final class SharedMemoryFolder implements AutoCloseable {
     }
   }
 
-  /** Unmaps through {@code sun.misc.Unsafe.invokeCleaner} (jdk.unsupported), the supported way before Java 19's arenas. */
+  /**
+   * Unmaps through {@code sun.misc.Unsafe.invokeCleaner} (jdk.unsupported), the supported way before Java 19's arenas.
+   */
   private static final class Unmapper {
     private static final sun.misc.Unsafe UNSAFE = unsafe();
 

@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
  * reuse the file.
  */
 record SharedPartNotice(PartHeader header, String file) {
-  /** First byte of the encoded notice (distinct from the RPC kinds {@link InlinePart#KIND}, {@link PeerWait#QUERY_KIND}). */
+  /**
+   * First byte of the encoded notice (distinct from the RPC kinds {@link InlinePart#KIND},
+   * {@link PeerWait#QUERY_KIND}).
+   */
   static final byte KIND = 1;
 
   ByteBuffer encode() {

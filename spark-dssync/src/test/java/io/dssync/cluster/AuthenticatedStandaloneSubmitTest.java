@@ -86,7 +86,8 @@ class AuthenticatedStandaloneSubmitTest {
       assertFalse(refused.output().contains("final_test_accuracy="), "it must not have trained");
       // Refused at the first RPC with what to do, not after Spark's 60 s of registration retries.
       assertTrue(refused.output().contains("did not accept this application (without authentication)")
-          && refused.output().contains("dssync-submit --auth"), "no clear refusal in:\n" + Scripts.tail(refused.output(), 20));
+          && refused.output().contains("dssync-submit --auth"),
+          "no clear refusal in:\n" + Scripts.tail(refused.output(), 20));
     } finally {
       Scripts.Result stop = Scripts.run(List.of(cluster, "stop"), env, Duration.ofSeconds(90),
           logs.resolve("stop.log"));

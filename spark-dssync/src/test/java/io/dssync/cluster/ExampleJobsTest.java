@@ -33,7 +33,8 @@ class ExampleJobsTest {
   void everySubmitScriptParses() {
     for (String script : SCRIPTS) {
       Scripts.Result r = Scripts.run(List.of("bash", "-n", Scripts.script(script).toString()), Map.of(),
-          Duration.ofSeconds(30), Scripts.buildDir().resolve("script-tests/syntax/" + script.replace('/', '_') + ".log"));
+          Duration.ofSeconds(30),
+          Scripts.buildDir().resolve("script-tests/syntax/" + script.replace('/', '_') + ".log"));
       assertEquals(0, r.exitCode(), script + " has a syntax error:\n" + r.output());
     }
   }

@@ -27,7 +27,10 @@ final class MiniYarn implements AutoCloseable {
     this.confDir = confDir;
   }
 
-  /** Starts YARN over {@code fs} (its fs.defaultFS becomes the staging file system) with {@code memoryMb} for containers. */
+  /**
+   * Starts YARN over {@code fs} (its fs.defaultFS becomes the staging file system) with {@code memoryMb} for
+   * containers.
+   */
   static MiniYarn start(Configuration fs, Path confDir, int memoryMb, int vcores) throws Exception {
     YarnConfiguration conf = new YarnConfiguration(fs);
     conf.set(YarnConfiguration.RM_HOSTNAME, "127.0.0.1");

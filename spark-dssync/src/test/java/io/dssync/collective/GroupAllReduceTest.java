@@ -61,7 +61,8 @@ class GroupAllReduceTest {
       GroupAllReduce.scaleInto(sums, scaled, 3, sums.length, g);
       for (int i = 0; i < sums.length; i++) {
         if (Float.floatToRawIntBits(scaled[3 + i]) != Float.floatToRawIntBits(sums[i] / g)) {
-          throw new AssertionError("g=" + g + ": " + sums[i] + " scaled to " + scaled[3 + i] + ", divided " + sums[i] / g);
+          throw new AssertionError("g=" + g + ": " + sums[i] + " scaled to " + scaled[3 + i] + ", divided "
+              + sums[i] / g);
         }
       }
     }
@@ -97,7 +98,8 @@ class GroupAllReduceTest {
     int n = 4;
     float[][] vectors = {{1, 2, 3}, {3, 4, 5}, {5, 6, 7}, {7, 8, 9}};
     List<InMemoryTransport> transports = InMemoryTransport.create(n);
-    Members.runAll(n, rank -> new GroupAllReduce(transports.get(rank), TIMEOUT).average(allRanks(n), vectors[rank], 0, 0));
+    Members.runAll(n, rank -> new GroupAllReduce(transports.get(rank), TIMEOUT)
+        .average(allRanks(n), vectors[rank], 0, 0));
     for (float[] v : vectors) {
       assertArrayEquals(new float[] {4, 5, 6}, v);
     }
@@ -208,7 +210,8 @@ class GroupAllReduceTest {
     int size = 10; // chunks of 3, 3, 2, 2
     List<InMemoryTransport> transports = InMemoryTransport.create(g);
     float[][] vectors = randomVectors(g, size, 1);
-    Members.runAll(g, rank -> new GroupAllReduce(transports.get(rank), TIMEOUT).average(allRanks(g), vectors[rank], 0, 0));
+    Members.runAll(g, rank -> new GroupAllReduce(transports.get(rank), TIMEOUT)
+        .average(allRanks(g), vectors[rank], 0, 0));
     // Rank 0 owns chunk 0 (3 floats): sends chunks 1..3 (7 floats) then its chunk to 3 readers
     // once (3 floats); receives chunk 0 three times (9) and chunks 1..3 (7).
     TransportStats.Snapshot s = transports.get(0).stats().snapshot();

@@ -12,7 +12,8 @@ class HalfFloatsTest {
   private static double valueOf(int h) {
     int exponent = (h >>> 10) & 0x1F;
     int mantissa = h & 0x3FF;
-    double magnitude = exponent == 0 ? mantissa * Math.pow(2, -24) : (1 + mantissa / 1024.0) * Math.pow(2, exponent - 15);
+    double magnitude = exponent == 0 ? mantissa * Math.pow(2, -24)
+        : (1 + mantissa / 1024.0) * Math.pow(2, exponent - 15);
     return (h & 0x8000) != 0 ? -magnitude : magnitude;
   }
 
@@ -39,7 +40,8 @@ class HalfFloatsTest {
       assertEquals(even, HalfFloats.encode(mid), "midpoint above half " + Integer.toHexString(h));
       assertEquals(even | 0x8000, HalfFloats.encode(-mid), "negative midpoint above half " + Integer.toHexString(h));
       assertEquals(h, HalfFloats.encode(Math.nextDown(mid)), "just below the midpoint above " + Integer.toHexString(h));
-      assertEquals(h + 1, HalfFloats.encode(Math.nextUp(mid)), "just above the midpoint above " + Integer.toHexString(h));
+      assertEquals(h + 1, HalfFloats.encode(Math.nextUp(mid)),
+          "just above the midpoint above " + Integer.toHexString(h));
     }
   }
 

@@ -101,6 +101,7 @@ class InMemoryTransportTest {
   void aClosedTransportRefusesWork() {
     InMemoryTransport t = InMemoryTransport.create(2).get(0);
     t.close();
-    assertThrows(IllegalStateException.class, () -> t.publish(new MessageId(0, 0, 0, 0), new float[1], 0, 1, new int[] {1}));
+    assertThrows(IllegalStateException.class,
+        () -> t.publish(new MessageId(0, 0, 0, 0), new float[1], 0, 1, new int[] {1}));
   }
 }

@@ -58,7 +58,8 @@ class TrainingArgsTest {
     assertTrue(limit.getMessage().contains("--train-limit") && limit.getMessage().contains("-5"), limit.getMessage());
     DsSyncException setting = assertThrows(DsSyncException.class,
         () -> TrainingArgs.parse(new String[] {"--epochs", "zero"}, Set.of(), Map.of()));
-    assertTrue(setting.getMessage().contains("--epochs") && setting.getMessage().contains("zero"), setting.getMessage());
+    assertTrue(setting.getMessage().contains("--epochs") && setting.getMessage().contains("zero"),
+        setting.getMessage());
     DsSyncException missing = assertThrows(DsSyncException.class,
         () -> TrainingArgs.parse(new String[] {"--epochs"}, Set.of(), Map.of()));
     assertTrue(missing.getMessage().contains("needs a value"), missing.getMessage());

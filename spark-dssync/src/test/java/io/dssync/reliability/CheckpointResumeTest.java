@@ -62,7 +62,8 @@ class CheckpointResumeTest {
 
   @Test
   void resumingFromALocalFileCheckpointGivesBitIdenticalParameters() {
-    String dir = new File(System.getProperty("dssync.buildDir", "target"), "ckpt-" + System.nanoTime()).toURI().toString();
+    String dir = new File(System.getProperty("dssync.buildDir", "target"), "ckpt-" + System.nanoTime())
+        .toURI().toString();
     assertResumeMatches(dir);
   }
 
@@ -77,7 +78,8 @@ class CheckpointResumeTest {
     interruptedRun(dir);
     TrainerConfig other = config().set(TrainerConfig.RESUME, dir).set(TrainerConfig.SEED, 7L).build();
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> new DsSyncTrainer(spark, other).withProgress(ProgressListener.silent()).fit(TrainingData.of(spark, data, 2)));
+        () -> new DsSyncTrainer(spark, other).withProgress(ProgressListener.silent())
+            .fit(TrainingData.of(spark, data, 2)));
     assertEquals(ErrorKind.CONFIG, e.kind());
     assertTrue(e.getMessage().contains("seed = 42") && e.getMessage().contains("7"), e.getMessage());
   }

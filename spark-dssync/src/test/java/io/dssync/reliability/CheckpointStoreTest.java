@@ -109,7 +109,8 @@ class CheckpointStoreTest {
 
   private List<String> names() {
     try (var s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted().collect(Collectors.toList());
+      return s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted()
+          .collect(Collectors.toList());
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

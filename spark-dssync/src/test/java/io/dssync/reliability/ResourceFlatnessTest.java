@@ -70,7 +70,8 @@ class ResourceFlatnessTest {
     byExecutor.forEach((executor, bytes) -> {
       long growth = bytes.get(bytes.size() - 1) - bytes.stream().mapToLong(Long::longValue).min().orElseThrow();
       System.out.printf("[resources] executor %s storage memory samples (bytes): %s%n", executor, bytes);
-      assertTrue(growth <= STORAGE_BOUND_BYTES, "executor " + executor + " storage grew " + growth + " bytes: " + bytes);
+      assertTrue(growth <= STORAGE_BOUND_BYTES,
+          "executor " + executor + " storage grew " + growth + " bytes: " + bytes);
     });
     // Compare the last samples with the early ones: a leak of one step's state (~150 KB) per step
     // would add hundreds of MiB over the run.

@@ -78,7 +78,8 @@ class DsSyncTrainerClusterTest {
         + String.format(" | compute %.1f ms wait %.1f ms transfer %.1f ms", m.computeMsPerStep(), m.waitMsPerStep(),
             m.transferMsPerStep())));
     System.out.printf("[cluster e2e] random g=2: test accuracy %.4f, sync %.2f ms/step (%.1f%%), %d stages%n",
-        result.finalTestAccuracy(), result.history().stream().mapToDouble(StageMetrics::syncMsPerStep).average().orElse(0),
+        result.finalTestAccuracy(),
+        result.history().stream().mapToDouble(StageMetrics::syncMsPerStep).average().orElse(0),
         100 * result.meanSyncShare(), result.history().size());
     assertTrue(result.finalTestAccuracy() >= 0.75, "test accuracy " + result.finalTestAccuracy());
     assertEquals(0, reports.count(), "block reports to the driver during training");

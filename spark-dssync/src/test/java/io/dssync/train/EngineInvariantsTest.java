@@ -134,7 +134,8 @@ class EngineInvariantsTest {
         // float, or 2 as halves (up to two odd halves round up to a whole float).
         long inRack = (long) Float.BYTES * size;
         assertEquals(fp32[step] - inRack, 2 * (fp16[step] - inRack), 4 * Float.BYTES,
-            "rank " + r + " step " + step + ": the bytes across racks halve (" + fp32[step] + " -> " + fp16[step] + ")");
+            "rank " + r + " step " + step + ": the bytes across racks halve (" + fp32[step] + " -> "
+                + fp16[step] + ")");
       }
     }
     assertCloseToTheFp32Run(consensus(exact), consensus(halves));

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * vector over four executor JVMs, plain (over the network, and through shared memory as executors
  * of one host exchange by default), with authentication only, and with authentication and
  * encryption (both over the network: authentication alone keeps shared memory too, so it is
- * switched off there to compare the network paths). A measurement, not a test (nothing is asserted about time); it restarts the shared
- * session three times, so it runs only by hand:
+ * switched off there to compare the network paths). A measurement, not a test (nothing is asserted about time);
+ * it restarts the shared session three times, so it runs only by hand:
  * {@code mvn test -Dtest=EncryptionCostBench -Ddssync.bench=true [-Ddssync.benchFloats=4000000]}.
  */
 class EncryptionCostBench {

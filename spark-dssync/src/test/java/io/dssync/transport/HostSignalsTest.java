@@ -64,7 +64,8 @@ class HostSignalsTest {
         HostSignals sender = listen("r1", 1, "inbox-1", n -> { })) {
       sender.notice(0, dir.resolve("r0").toString(), "inbox-of-an-earlier-stage", notice("inbox-0", 1, 0), new Acks());
       HostSignals.Failure failure = assertThrows(HostSignals.Failure.class, () -> pumpUntil(reader, () -> false));
-      assertTrue(failure.getMessage().contains("refuses a notice socket from rank 1 for inbox inbox-of-an-earlier-stage"),
+      assertTrue(failure.getMessage()
+          .contains("refuses a notice socket from rank 1 for inbox inbox-of-an-earlier-stage"),
           failure.getMessage());
     }
   }

@@ -118,7 +118,8 @@ class PushTransportAuthTest {
   @Test
   void trainingRunsWithAuthenticationAndEncryptionAndTheSecretLeaksNowhere() throws Exception {
     SparkSession spark = TestSpark.session(SECURE);
-    java.io.File dir = new java.io.File(System.getProperty("dssync.buildDir", "target"), "secure-ckpt-" + System.nanoTime());
+    java.io.File dir = new java.io.File(System.getProperty("dssync.buildDir", "target"),
+        "secure-ckpt-" + System.nanoTime());
     TrainerConfig config = TrainerConfig.builder().set(TrainerConfig.WORKERS, N).set(TrainerConfig.MODEL, "mlp")
         .set(TrainerConfig.BATCH_SIZE, 32).set(TrainerConfig.EPOCHS, 1).set(TrainerConfig.STEPS_PER_STAGE, 4)
         .set(TrainerConfig.CHECKPOINT_DIR, dir.toURI().toString())
@@ -131,7 +132,8 @@ class PushTransportAuthTest {
     try (var files = java.nio.file.Files.walk(dir.toPath())) {
       files.filter(java.nio.file.Files::isRegularFile).forEach(written::add);
     }
-    java.nio.file.Path work = java.nio.file.Path.of(System.getenv("SPARK_HOME"), "work", spark.sparkContext().applicationId());
+    java.nio.file.Path work = java.nio.file.Path.of(System.getenv("SPARK_HOME"), "work",
+        spark.sparkContext().applicationId());
     try (var files = java.nio.file.Files.walk(work)) {
       files.filter(java.nio.file.Files::isRegularFile).forEach(written::add); // executor stdout/stderr
     }

@@ -494,7 +494,8 @@ class PushTransportTest {
   /** The shared-memory folders of this executor JVM (named dssync-<namespace>-<pid>-<inbox>), comma-separated. */
   private static String sharedFoldersOfThisJvm() throws java.io.IOException {
     String pid = "-" + ProcessHandle.current().pid() + "-";
-    try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
+    try (java.util.stream.Stream<java.nio.file.Path> all =
+        java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
       return String.join(",", all.map(p -> p.getFileName().toString())
           .filter(n -> n.startsWith("dssync-") && n.contains(pid)).toList());
     }

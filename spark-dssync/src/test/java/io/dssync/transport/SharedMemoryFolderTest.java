@@ -62,8 +62,8 @@ class SharedMemoryFolderTest {
 
       for (String elsewhere : new String[] {"/etc/hostname", folder.path() + "/../x/part-0", part.file()}) {
         int sender = elsewhere.equals(part.file()) ? 1 : 0; // rank 1 has no folder: not even rank 0's file
-        SharedPartNotice bad = new SharedPartNotice(new PartHeader("inbox-reader", sender, new MessageId(5, 0, 0, 1), 1),
-            elsewhere);
+        SharedPartNotice bad = new SharedPartNotice(
+            new PartHeader("inbox-reader", sender, new MessageId(5, 0, 0, 1), 1), elsewhere);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> reader.land(bad));
         assertTrue(e.getMessage().contains("not in that rank's shared-memory folder"), e.getMessage());
       }

@@ -95,7 +95,8 @@ public final class AllReduceReport {
     }
     folder.note(verdict.toString() + "\nwait = blocked before a peer's part started arriving; transfer ="
         + " blocked while its bytes arrived, plus copying or adding it in, plus encoding and handing off what"
-        + " this rank sends; other = summing its own chunk and scaling (per rank, mean over the members). cpu = CPU time of the whole executor process per op (all threads, Netty's"
+        + " this rank sends; other = summing its own chunk and scaling (per rank, mean over the members)."
+        + " cpu = CPU time of the whole executor process per op (all threads, Netty's"
         + " included): far below the op time means the executor waited for a core, not for the network.");
     if (peerRows != null) {
       writePeer(folder, network, peer, rows, peerRows, verdicts);

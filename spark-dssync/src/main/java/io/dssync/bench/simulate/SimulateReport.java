@@ -35,8 +35,8 @@ final class SimulateReport {
 
   private SimulateReport() {}
 
-  static Path write(ResultsFolder folder, SimulateSettings s, Map<String, RackCalibration.Links> fits, CsvRows allReduce,
-      List<TrainRunPoint> runs, List<String> notes) {
+  static Path write(ResultsFolder folder, SimulateSettings s, Map<String, RackCalibration.Links> fits,
+      CsvRows allReduce, List<TrainRunPoint> runs, List<String> notes) {
     BenchTable errors = new BenchTable("simulate", ERROR_COLUMNS);
     Map<String, double[]> errorSums = new HashMap<>();
     for (int r = 0; r < allReduce.size(); r++) {

@@ -57,9 +57,9 @@ public final class TrainBench implements BenchMode {
       TrainerConfig.CHECKPOINT_DIR, "checkpoint writes would count as training time");
 
   /** What to run: the configurations, the trainer settings they share, where to write. */
-  record Plan(TrainBenchArgs args, List<TrainBenchConfigs.Sync> configs, List<String> skipped, Supplier<TrainerConfig.Builder> base,
-      String network, double target, boolean warmUp, boolean torchDdp, Path out, String commandLine,
-      String trainerSettings, int rounds) {}
+  record Plan(TrainBenchArgs args, List<TrainBenchConfigs.Sync> configs, List<String> skipped,
+      Supplier<TrainerConfig.Builder> base, String network, double target, boolean warmUp, boolean torchDdp, Path out,
+      String commandLine, String trainerSettings, int rounds) {}
 
   @Override
   public String name() {
@@ -94,7 +94,8 @@ public final class TrainBench implements BenchMode {
     if (python != null) { // after the session stopped: the peer gets the cores to itself, as ours had them
       err.printf(Locale.ROOT, "[bench train] the %s peer: %d processes on 127.0.0.1%n",
           TrainBenchTorchDdp.NAME, first.workers());
-      ddp = TrainBenchTorchDdp.run(python, first, ours.data(), FashionMnist.cachedFiles(FashionMnist.defaultCacheDir()));
+      ddp = TrainBenchTorchDdp.run(python, first, ours.data(),
+          FashionMnist.cachedFiles(FashionMnist.defaultCacheDir()));
       long oursSteps = ours.outcomes().get(0).result().totalSteps();
       if (ddp.steps() != oursSteps) {
         throw new IllegalStateException("the " + TrainBenchTorchDdp.NAME + " peer ran " + ddp.steps()
@@ -168,7 +169,9 @@ public final class TrainBench implements BenchMode {
     return outcomes;
   }
 
-  /** Writes the results folder of {@code outcomes} (and of the peer's run, when not null) and prints its console text. */
+  /**
+   * Writes the results folder of {@code outcomes} (and of the peer's run, when not null) and prints its console text.
+   */
   static TrainBenchReport report(Plan plan, DatasetSplits data, List<TrainBenchOutcome> outcomes,
       TrainBenchTorchDdp.Run ddp, PrintStream out) {
     TrainBenchReport report = TrainBenchReport.write(plan, data, outcomes, ddp);

@@ -101,7 +101,8 @@ public final class TrainBenchArgs {
   public static String usage(String head, Map<String, String> flags, String footer) {
     StringBuilder sb = new StringBuilder(head).append("\nFlags:\n");
     flags.forEach((f, doc) -> sb.append(String.format("  %-20s %s%n", f, doc)));
-    sb.append(footer).append("\nAny 'dssync train' setting (--learning-rate, --batch-size, --seed, --threads-per-worker,")
+    sb.append(footer)
+        .append("\nAny 'dssync train' setting (--learning-rate, --batch-size, --seed, --threads-per-worker,")
         .append(" ...) is passed to every DS-Sync run; 'dssync help' lists them.\n");
     return sb.toString();
   }

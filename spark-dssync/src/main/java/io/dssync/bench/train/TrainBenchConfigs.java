@@ -105,8 +105,8 @@ public final class TrainBenchConfigs {
         java.util.regex.Matcher m = TOPOLOGY.matcher(name);
         if (!m.matches()) {
           throw Errors.unknownName(
-              "configuration in --configs (or topology-g<G>[-c<C>]; any of them with -direct or -ring, then -fp16)", name,
-              ALL_NAMES.toArray());
+              "configuration in --configs (or topology-g<G>[-c<C>]; any of them with -direct or -ring, then -fp16)",
+              name, ALL_NAMES.toArray());
         }
         yield new Sync(name, ScheduleKind.TOPOLOGY, Integer.parseInt(m.group(1)), 0,
             m.group(2) == null ? 0 : Integer.parseInt(m.group(2)), null, null);

@@ -51,9 +51,9 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
       double ratio = TrainBenchCurve.ratio(time, fullTime);
       double diffPts = 100 * (o.curve().finalAccuracy() - roundFull.curve().finalAccuracy());
       String verdict = verdict(o, ratio, diffPts);
-      runs.add(plan.network(), o.sync().name(), o.sync().schedule().cliName(), o.config().groupSize(), o.sync().globalEvery(),
-          o.config().workers(), o.result().totalSteps(), o.config().get(TrainerConfig.STEPS_PER_STAGE),
-          o.result().wallSeconds(), o.trainSeconds(), target, time,
+      runs.add(plan.network(), o.sync().name(), o.sync().schedule().cliName(), o.config().groupSize(),
+          o.sync().globalEvery(), o.config().workers(), o.result().totalSteps(),
+          o.config().get(TrainerConfig.STEPS_PER_STAGE), o.result().wallSeconds(), o.trainSeconds(), target, time,
           o.curve().finalAccuracy(), o.samplesPerSecond(), o.computeMsPerStep(), o.syncMsPerStep(), o.stateFloats(),
           ratio, diffPts, TrainBenchCurve.ratio(o.samplesPerSecond(), roundFull.samplesPerSecond()), verdict,
           o.round());

@@ -8,7 +8,9 @@ import org.apache.spark.sql.Row;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Passes on the (features, label) rows of one partition that {@link RowPacker} accepts; logs the first few it drops. */
+/**
+ * Passes on the (features, label) rows of one partition that {@link RowPacker} accepts; logs the first few it drops.
+ */
 final class GoodRows implements Iterator<Row> {
   private static final Logger LOG = LoggerFactory.getLogger(GoodRows.class);
   /** Enough to see what is wrong without flooding an executor log with a million lines. */

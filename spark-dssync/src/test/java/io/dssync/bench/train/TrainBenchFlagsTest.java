@@ -120,7 +120,8 @@ class TrainBenchFlagsTest {
     assertTrue(Double.isNaN(TrainBenchCurve.ratio(Double.NaN, 2)));
     assertEquals(0.5, TrainBenchCurve.ratio(1, 2));
     assertEquals("0.500", TrainBenchCurve.ratioText(1, 2, 9));
-    assertTrue(TrainBenchCurve.ratioText(2, Double.NaN, 8).startsWith("< 0.250"), "an upper bound when B never got there");
+    assertTrue(TrainBenchCurve.ratioText(2, Double.NaN, 8).startsWith("< 0.250"),
+        "an upper bound when B never got there");
     assertTrue(TrainBenchCurve.ratioText(Double.NaN, 2, 8).startsWith("n/a"));
   }
 
@@ -134,8 +135,8 @@ class TrainBenchFlagsTest {
         new double[] {0.41, 0.1}));
     assertEquals("- topology: time-to-target ratio vs full by round 0.350, 0.620, 0.410 (median 0.410), final"
         + " accuracy by round +0.20, -0.90, +0.10 points (median +0.10) -> met\n", met);
-    String missed = TrainBenchReport.medianLine("random-g2", List.of(new double[] {0.5, 0}, new double[] {Double.NaN, 0},
-        new double[] {Double.NaN, 0}));
+    String missed = TrainBenchReport.medianLine("random-g2", List.of(new double[] {0.5, 0},
+        new double[] {Double.NaN, 0}, new double[] {Double.NaN, 0}));
     assertTrue(missed.contains("by round 0.500, not reached, not reached (median not reached)")
         && missed.endsWith("-> missed\n"), missed);
   }

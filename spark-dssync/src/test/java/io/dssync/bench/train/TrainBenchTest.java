@@ -126,16 +126,19 @@ class TrainBenchTest {
     TrainBench.report(plan, data, outcomes, null, new PrintStream(console, true, StandardCharsets.UTF_8));
 
     TrainBenchCsv runs = TrainBenchCsv.read(out.resolve("train/runs.csv"));
-    assertEquals(List.of("full", "random-g2", "full", "random-g2"), runs.rows().stream().map(r -> r.get("config")).toList());
+    assertEquals(List.of("full", "random-g2", "full", "random-g2"),
+        runs.rows().stream().map(r -> r.get("config")).toList());
     assertEquals(List.of("1", "1", "2", "2"), runs.rows().stream().map(r -> r.get("round")).toList());
     for (int row : new int[] {1, 3}) {
-      assertEquals(1.0, runs.number(row - 1, "time_to_target_ratio_vs_full"), 1e-9, "full of each round against itself");
+      assertEquals(1.0, runs.number(row - 1, "time_to_target_ratio_vs_full"), 1e-9,
+          "full of each round against itself");
       double ownFull = runs.number(row - 1, "time_to_target_s");
       assertEquals(runs.number(row, "time_to_target_s") / ownFull, runs.number(row, "time_to_target_ratio_vs_full"),
           1e-3 * runs.number(row, "time_to_target_ratio_vs_full"), "row " + row + " against its own round's full");
     }
     TrainBenchCsv curve = TrainBenchCsv.read(out.resolve("train/curve.csv"));
-    assertEquals(List.of("1", "1", "1", "1", "2", "2", "2", "2"), curve.rows().stream().map(r -> r.get("round")).toList());
+    assertEquals(List.of("1", "1", "1", "1", "2", "2", "2", "2"),
+        curve.rows().stream().map(r -> r.get("round")).toList());
     String summary = Files.readString(out.resolve("train/summary.md"));
     assertTrue(summary.contains("in 2 rounds (`round`)") && summary.contains("- random-g2: time-to-target ratio vs full"
         + " by round ") && summary.contains("(median ") && !summary.contains("One round runs"), summary);

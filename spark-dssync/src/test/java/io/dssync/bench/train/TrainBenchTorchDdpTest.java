@@ -56,7 +56,8 @@ class TrainBenchTorchDdpTest {
 
   @Test
   void ratioLinesSayNotReachedAndBoundTheRatioFromTheWholeRun() {
-    TrainBenchTorchDdp.Run ddp = TrainBenchTorchDdp.parse(List.of("TOTAL 4", "EVAL 2 2.0 0.70 1", "EVAL 4 4.0 0.86 1"), 5);
+    TrainBenchTorchDdp.Run ddp =
+        TrainBenchTorchDdp.parse(List.of("TOTAL 4", "EVAL 2 2.0 0.70 1", "EVAL 4 4.0 0.86 1"), 5);
     TrainBenchCurve fast = new TrainBenchCurve(List.of(new TrainBenchCurve.Point(4, 3.0, 0.851)));
     assertEquals("full: time to 0.85 = 3.0 s; torch-ddp = 4.0 s; full/torch-ddp = 0.750",
         TrainBenchTorchDdp.ratioLine("full", fast, 3.0, ddp, 0.85));
@@ -72,12 +73,13 @@ class TrainBenchTorchDdpTest {
   void withoutTorchTheErrorSaysHowToInstallItAndTheFlagIsChecked() {
     DsSyncException missing = assertThrows(DsSyncException.class,
         () -> PythonPeer.find(TrainBenchTorchDdp.NAME, List.of("no-such-python-dssync")));
-    assertTrue(missing.getMessage().contains("torch-ddp") && missing.getMessage().contains("apt-get install python3-torch"),
-        missing.getMessage());
+    assertTrue(missing.getMessage().contains("torch-ddp")
+        && missing.getMessage().contains("apt-get install python3-torch"), missing.getMessage());
     assertFalse(TrainBench.plan(new String[0], "x").torchDdp(), "none is the default");
     DsSyncException unknown = assertThrows(DsSyncException.class,
         () -> TrainBench.plan(new String[] {"--peer", "gloo"}, "x"));
-    assertTrue(unknown.getMessage().contains("gloo") && unknown.getMessage().contains("torch-ddp"), unknown.getMessage());
+    assertTrue(unknown.getMessage().contains("gloo") && unknown.getMessage().contains("torch-ddp"),
+        unknown.getMessage());
     DsSyncException mlp = assertThrows(DsSyncException.class,
         () -> TrainBench.plan(new String[] {"--peer", "torch-ddp", "--model", "mlp"}, "x"));
     assertTrue(mlp.getMessage().contains("--model cnn"), mlp.getMessage());
