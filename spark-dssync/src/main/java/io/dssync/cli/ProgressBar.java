@@ -10,7 +10,8 @@ import java.util.Locale;
 
 /**
  * A live progress bar for a terminal, redrawn in place after every stage: done share, step,
- * loss, accuracy, throughput, sync share and an estimate of the time left. Off a terminal (logs,
+ * loss, accuracy, throughput, sync share (and how much of it was waiting for peers) and an estimate
+ * of the time left. Off a terminal (logs,
  * pipes, CI) the plain per-stage {@link ProgressLine} is used instead, see {@link #choose}.
  */
 final class ProgressBar implements ProgressListener {
@@ -55,10 +56,14 @@ final class ProgressBar implements ProgressListener {
     int filled = (int) Math.round(done * BAR_WIDTH);
     double eta = done > 0 ? elapsedSeconds * (1 - done) / done : Double.NaN;
     String accuracy = Double.isNaN(lastMetric) ? "" : String.format(Locale.ROOT, " | %s %.4f", metricName, lastMetric);
+    // The part of the sync spent waiting for peers: where it is most of it, the partner's step, not the data plane,
+    // sets the share (as the plain line says in ms).
+    String waiting = m.syncMsPerStep() > 0
+        ? String.format(Locale.ROOT, " (%.0f%% waiting)", 100 * m.waitMsPerStep() / m.syncMsPerStep()) : "";
     return String.format(Locale.ROOT, "[%s%s] %3.0f%% step %d/%d | loss %.4f%s | %,.0f samples/s"
-        + " | sync %.1f%% | ETA %s",
+        + " | sync %.1f%%%s | ETA %s",
         "#".repeat(filled), "-".repeat(BAR_WIDTH - filled), 100 * done, m.endStep(), totalSteps,
-        m.trainLoss(), accuracy, m.samplesPerSecond(), 100 * m.syncShare(), duration(eta));
+        m.trainLoss(), accuracy, m.samplesPerSecond(), 100 * m.syncShare(), waiting, duration(eta));
   }
 
   private static String duration(double seconds) {

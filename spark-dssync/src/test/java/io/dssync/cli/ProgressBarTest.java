@@ -29,6 +29,7 @@ class ProgressBarTest {
     assertTrue(text.contains("[###############---------------]  50% step 20/40"), text);
     assertTrue(text.contains("acc 0.7000"), "last evaluated accuracy is kept: " + text);
     assertTrue(text.contains("ETA 4s"), "2 stages of 2 s done, half left: " + text);
+    assertTrue(text.contains("| sync 20.0% (50% waiting) |"), "1 of the 2 ms of sync per step waited: " + text);
     bar.onStage(stage(2, 30, Double.NaN), List.of(), 4, 40);
     bar.onStage(stage(3, 40, 0.8), List.of(), 4, 40);
     assertTrue(bytes.toString(StandardCharsets.UTF_8).endsWith(System.lineSeparator()));
