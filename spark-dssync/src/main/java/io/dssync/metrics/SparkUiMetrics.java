@@ -6,19 +6,22 @@ import org.apache.spark.util.DoubleAccumulator;
 import org.apache.spark.util.LongAccumulator;
 
 /**
- * Named accumulators for the Spark UI, updated on the driver as stages finish: steps done, samples
- * seen, sync milliseconds and bytes sent (summed over steps of the per-worker means). Job
+ * Named accumulators for the Spark UI, updated on the driver as stages finish: steps done, sync
+ * milliseconds and the part of them spent waiting for peers, compute milliseconds and bytes sent
+ * (summed over steps of the per-worker means). Job
  * descriptions per stage are set by the trainer; the caller's job group is never touched.
  */
 public final class SparkUiMetrics implements ProgressListener {
   private final LongAccumulator steps;
   private final DoubleAccumulator syncMs;
+  private final DoubleAccumulator waitMs;
   private final DoubleAccumulator computeMs;
   private final DoubleAccumulator bytesSent;
 
   public SparkUiMetrics(SparkContext sc) {
     steps = sc.longAccumulator("dssync steps");
     syncMs = sc.doubleAccumulator("dssync sync ms (per worker)");
+    waitMs = sc.doubleAccumulator("dssync sync ms waiting for peers (per worker)");
     computeMs = sc.doubleAccumulator("dssync compute ms (per worker)");
     bytesSent = sc.doubleAccumulator("dssync bytes sent (per worker)");
   }
@@ -28,6 +31,7 @@ public final class SparkUiMetrics implements ProgressListener {
     for (StepMetrics s : stepList) {
       steps.add(1);
       syncMs.add(s.syncMs());
+      waitMs.add(s.waitMs());
       computeMs.add(s.computeMs());
       bytesSent.add(s.bytesSent());
     }
@@ -39,5 +43,9 @@ public final class SparkUiMetrics implements ProgressListener {
 
   public double syncMs() {
     return syncMs.value();
+  }
+
+  public double waitMs() {
+    return waitMs.value();
   }
 }
