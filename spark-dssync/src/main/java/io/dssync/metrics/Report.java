@@ -75,18 +75,21 @@ public final class Report {
         + "<title>dssync report</title><style>body{font-family:sans-serif;margin:2em}"
         + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
         + "</style></head><body>\n<h1>dssync report</h1>\n<table><tr><th>run</th><th>file</th><th>steps</th>"
-        + "<th>wall s</th><th>metric</th><th>final value</th><th>mean sync share</th><th>samples/s</th></tr>\n");
+        + "<th>wall s</th><th>metric</th><th>final value</th><th>mean sync share</th>"
+        + "<th>of the sync, waiting for peers</th><th>samples/s</th></tr>\n");
     for (MetricsRun r : runs) {
       double wall = r.stages().isEmpty() ? Double.NaN : r.stages().get(r.stages().size() - 1).wallSeconds();
       double metric = r.stages().stream().filter(s -> !Double.isNaN(s.testMetric()))
           .reduce((a, b) -> b).map(MetricsRun.Stage::testMetric).orElse(Double.NaN);
       double share = r.steps().stream().mapToDouble(MetricsRun.Step::syncShare).average().orElse(Double.NaN);
+      double syncMs = r.steps().stream().mapToDouble(MetricsRun.Step::syncMs).sum();
+      double waiting = syncMs > 0 ? r.steps().stream().mapToDouble(MetricsRun.Step::waitMs).sum() / syncMs : Double.NaN;
       double rate = r.stages().stream().mapToDouble(MetricsRun.Stage::samplesPerSecond).average().orElse(Double.NaN);
       sb.append(String.format(Locale.ROOT,
           "<tr><td>%s</td><td>%s</td><td>%d</td><td>%.1f</td><td>%s</td><td>%.4f</td><td>%.3f</td>"
-              + "<td>%,.0f</td></tr>%n",
+              + "<td>%.0f%%</td><td>%,.0f</td></tr>%n",
           escape(r.label()), escape(r.path()), r.steps().size(), wall,
-          escape(ReportCharts.metricLabel(r.metricName())), metric, share, rate));
+          escape(ReportCharts.metricLabel(r.metricName())), metric, share, 100 * waiting, rate));
     }
     sb.append("</table>\n");
     for (String image : images) {

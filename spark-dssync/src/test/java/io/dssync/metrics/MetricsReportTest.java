@@ -88,6 +88,8 @@ class MetricsReportTest {
     String html = Files.readString(dir.resolve("report/index.html"));
     assertTrue(html.contains("full g=4 (N=4)") && html.contains("random g=2 (N=4)"), html);
     assertTrue(html.contains("<img src=\"sync_share_vs_step.png\""), html);
+    // Every step of these runs waited half its sync.
+    assertTrue(html.contains("<th>of the sync, waiting for peers</th>") && html.contains("<td>50%</td>"), html);
   }
 
   @Test
