@@ -30,9 +30,10 @@ public final class TrainBenchRunner {
     err.printf(Locale.ROOT, "[bench %s] %s: schedule=%s g=%d H=%d workers=%d%n", tag, sync.name(),
         sync.schedule().cliName(), config.groupSize(), sync.globalEvery(), config.workers());
     ProgressListener progress = (m, steps, stages, total) -> err.printf(Locale.ROOT,
-        "[bench %s] %s stage %d/%d step %d/%d | %.2f s | compute %.1f ms/step sync %.1f ms/step%s | test acc %.4f%n",
+        "[bench %s] %s stage %d/%d step %d/%d | %.2f s | compute %.1f ms/step sync %.1f ms/step (%.1f waiting)%s"
+            + " | test acc %.4f%n",
         tag, sync.name(), m.stage() + 1, stages, m.endStep(), total, m.wallSeconds(), m.computeMsPerStep(),
-        m.syncMsPerStep(), ProgressLine.stageEnd(m), m.testAccuracy());
+        m.syncMsPerStep(), m.waitMsPerStep(), ProgressLine.stageEnd(m), m.testAccuracy());
     DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(progress);
     return TrainBenchOutcome.of(sync, config, trainer.fit(data));
   }
