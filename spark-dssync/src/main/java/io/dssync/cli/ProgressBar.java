@@ -11,8 +11,8 @@ import java.util.Locale;
 /**
  * A live progress bar for a terminal, redrawn in place after every stage: done share, step,
  * loss, accuracy, throughput, sync share (and how much of it was waiting for peers) and an estimate
- * of the time left. Off a terminal (logs,
- * pipes, CI) the plain per-stage {@link ProgressLine} is used instead, see {@link #choose}.
+ * of the time left. Off a terminal (logs, pipes, CI) the plain per-stage {@link ProgressLine} is
+ * used instead, see {@link #choose}.
  */
 final class ProgressBar implements ProgressListener {
   static final int BAR_WIDTH = 30;

@@ -8,8 +8,8 @@ import org.apache.spark.util.LongAccumulator;
 /**
  * Named accumulators for the Spark UI, updated on the driver as stages finish: steps done, sync
  * milliseconds and the part of them spent waiting for peers, compute milliseconds and bytes sent
- * (summed over steps of the per-worker means). Job
- * descriptions per stage are set by the trainer; the caller's job group is never touched.
+ * (summed over steps of the per-worker means). Job descriptions per stage are set by the trainer;
+ * the caller's job group is never touched.
  */
 public final class SparkUiMetrics implements ProgressListener {
   private final LongAccumulator steps;
