@@ -4,6 +4,7 @@ import io.dssync.metrics.StageMetrics;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingResult;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What one configuration of a training benchmark measured, with the figures the tables show;
@@ -32,11 +33,16 @@ public record TrainBenchOutcome(TrainBenchConfigs.Sync sync, TrainerConfig confi
 
   /** Step-weighted mean over stages (a short last stage counts for its steps only). */
   double computeMsPerStep() {
-    return stepWeighted(result.history(), true);
+    return stepWeighted(result.history(), StageMetrics::computeMsPerStep);
   }
 
   double syncMsPerStep() {
-    return stepWeighted(result.history(), false);
+    return stepWeighted(result.history(), StageMetrics::syncMsPerStep);
+  }
+
+  /** The part of {@link #syncMsPerStep} spent waiting for peers' parts. */
+  double syncWaitMsPerStep() {
+    return stepWeighted(result.history(), StageMetrics::waitMsPerStep);
   }
 
   /** Floats of the model's state vector (what a global average moves). */
@@ -44,12 +50,12 @@ public record TrainBenchOutcome(TrainBenchConfigs.Sync sync, TrainerConfig confi
     return result.model().state().length;
   }
 
-  private static double stepWeighted(List<StageMetrics> history, boolean compute) {
+  private static double stepWeighted(List<StageMetrics> history, ToDoubleFunction<StageMetrics> perStep) {
     double sum = 0;
     long steps = 0;
     for (StageMetrics m : history) {
       long k = m.endStep() - m.firstStep();
-      sum += k * (compute ? m.computeMsPerStep() : m.syncMsPerStep());
+      sum += k * perStep.applyAsDouble(m);
       steps += k;
     }
     return steps == 0 ? Double.NaN : sum / steps;

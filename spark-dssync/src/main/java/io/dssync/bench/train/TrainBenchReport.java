@@ -26,8 +26,9 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
 
   static final String[] RUN_COLUMNS = {"network", "config", "schedule", "group_size", "global_every", "workers",
       "steps", "steps_per_stage", "wall_s", "train_s", "target_accuracy", "time_to_target_s", "final_accuracy",
-      "samples_per_s", "compute_ms_per_step", "sync_ms_per_step", "state_floats", "time_to_target_ratio_vs_full",
-      "accuracy_diff_vs_full_pts", "samples_per_s_ratio_vs_full", "meets_target", "round"};
+      "samples_per_s", "compute_ms_per_step", "sync_ms_per_step", "sync_wait_ms_per_step", "state_floats",
+      "time_to_target_ratio_vs_full", "accuracy_diff_vs_full_pts", "samples_per_s_ratio_vs_full", "meets_target",
+      "round"};
 
   /**
    * The results of {@code outcomes} (round after round, each round {@code full} first) and, when not
@@ -54,9 +55,9 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
       runs.add(plan.network(), o.sync().name(), o.sync().schedule().cliName(), o.config().groupSize(),
           o.sync().globalEvery(), o.config().workers(), o.result().totalSteps(),
           o.config().get(TrainerConfig.STEPS_PER_STAGE), o.result().wallSeconds(), o.trainSeconds(), target, time,
-          o.curve().finalAccuracy(), o.samplesPerSecond(), o.computeMsPerStep(), o.syncMsPerStep(), o.stateFloats(),
-          ratio, diffPts, TrainBenchCurve.ratio(o.samplesPerSecond(), roundFull.samplesPerSecond()), verdict,
-          o.round());
+          o.curve().finalAccuracy(), o.samplesPerSecond(), o.computeMsPerStep(), o.syncMsPerStep(),
+          o.syncWaitMsPerStep(), o.stateFloats(), ratio, diffPts,
+          TrainBenchCurve.ratio(o.samplesPerSecond(), roundFull.samplesPerSecond()), verdict, o.round());
       int stage = 1;
       for (TrainBenchCurve.Point p : o.curve().points()) {
         curve.add(plan.network(), o.sync().name(), stage++, p.progress(), p.trainSeconds(), p.accuracy(), o.round());
@@ -95,8 +96,9 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
             + " favours the configurations after it; `--rounds 3` alternates the order and judges on medians."
             : String.format(Locale.ROOT, ", in %d rounds (`round`): the given order in odd rounds, reversed (`full`"
                 + " last) in even ones; ratios are against `full` from the same round.", rounds))
-        + " `compute_ms_per_step` and `sync_ms_per_step` are"
-        + " step-weighted means over workers and steps; `state_floats` is the size of the averaged model state.");
+        + " `compute_ms_per_step`, `sync_ms_per_step` and `sync_wait_ms_per_step` (the part of the sync spent"
+        + " waiting for peers) are step-weighted means over workers and steps; `state_floats` is the size of the"
+        + " averaged model state.");
     folder.write(runs, rounds == 1 ? "Runs (ratios against full of the same run)"
         : "Runs (ratios against full of the same round)");
     folder.note(String.format(Locale.ROOT, "### Target check\n\nIssue 6: DS-Sync (random and butterfly, no periodic"
@@ -149,7 +151,7 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
     runs.add(plan.network(), TrainBenchTorchDdp.NAME, TrainBenchTorchDdp.NAME, c.workers(), 0, c.workers(),
         ddp.steps(), c.get(TrainerConfig.STEPS_PER_STAGE), ddp.wallSeconds(), ddp.trainSeconds(), target, time,
         ddp.curve().finalAccuracy(),
-        samplesPerSecond, Double.NaN, Double.NaN, Double.NaN,
+        samplesPerSecond, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
         TrainBenchCurve.ratio(time, full.curve().timeToTarget(target)),
         100 * (ddp.curve().finalAccuracy() - full.curve().finalAccuracy()),
         TrainBenchCurve.ratio(samplesPerSecond, full.samplesPerSecond()), "n/a", full.round());

@@ -43,7 +43,7 @@ class TrainBenchTest {
     runs.requireColumns("network", "schedule", "group_size", "global_every", "workers", "steps", "steps_per_stage",
         "wall_s",
         "time_to_target_s", "final_accuracy", "samples_per_s", "compute_ms_per_step", "sync_ms_per_step",
-        "state_floats", "time_to_target_ratio_vs_full", "accuracy_diff_vs_full_pts");
+        "sync_wait_ms_per_step", "state_floats", "time_to_target_ratio_vs_full", "accuracy_diff_vs_full_pts");
     assertEquals(configs, runs.rows().stream().map(r -> r.get("config")).toList());
     for (int i = 0; i < configs.size(); i++) {
       assertEquals("tiny-net", runs.text(i, "network"));
@@ -53,6 +53,8 @@ class TrainBenchTest {
       assertEquals(MLP_FLOATS, runs.number(i, "state_floats"));
       assertTrue(runs.number(i, "compute_ms_per_step") > 0);
       assertTrue(runs.number(i, "sync_ms_per_step") >= 0);
+      double wait = runs.number(i, "sync_wait_ms_per_step");
+      assertTrue(wait >= 0 && wait <= runs.number(i, "sync_ms_per_step"), "the wait is part of the sync: " + wait);
       assertTrue(runs.number(i, "samples_per_s") > 0);
       double accuracy = runs.number(i, "final_accuracy");
       assertTrue(accuracy >= 0 && accuracy <= 1, "accuracy in [0, 1]");
