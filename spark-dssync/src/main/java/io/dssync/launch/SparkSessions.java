@@ -1,6 +1,8 @@
 package io.dssync.launch;
 
+import io.dssync.errors.Errors;
 import io.dssync.replica.NativeAllocator;
+import io.dssync.train.LocalClusterMaster;
 import io.dssync.train.TrainerConfig;
 import io.dssync.transport.MasterProbe;
 import java.time.Duration;
@@ -36,7 +38,32 @@ public final class SparkSessions {
     return (user.isEmpty() ? "" : user + " ") + "-Dai.djl.offline=true";
   }
 
+  /**
+   * Spark refuses a local-cluster whose executors ask for more memory ({@code executorMemoryMb}) or
+   * cores per task ({@code taskCpus}) than its workers have, with a stack trace from inside its
+   * start-up; this says which numbers clash and what to change, before anything starts.
+   */
+  static void requireExecutorsFit(String master, LocalClusterMaster cluster, long executorMemoryMb, int taskCpus) {
+    if (executorMemoryMb > cluster.memoryMb()) {
+      throw Errors.invalidSetting("--master", master, String.format(
+          "each worker has %d MiB but an executor asks for %d MiB (spark.executor.memory)", cluster.memoryMb(),
+          executorMemoryMb), String.format("Give the workers at least that, e.g. local-cluster[%d,%d,%d], or set"
+          + " a smaller -Dspark.executor.memory in DSSYNC_JAVA_OPTS.", cluster.executors(),
+          cluster.coresPerExecutor(), Math.max(executorMemoryMb, 2048)));
+    }
+    if (taskCpus > cluster.coresPerExecutor()) {
+      throw Errors.invalidSetting("--master", master, String.format(
+          "each executor has %d core(s) but --threads-per-worker %d asks for %d per worker",
+          cluster.coresPerExecutor(), taskCpus, taskCpus), String.format("Give the executors that many cores,"
+          + " e.g. local-cluster[%d,%d,%d], or lower --threads-per-worker to %d.", cluster.executors(), taskCpus,
+          cluster.memoryMb(), cluster.coresPerExecutor()));
+    }
+  }
+
   public static SparkSession forMaster(String master, TrainerConfig config) {
+    int taskCpus = config.get(TrainerConfig.THREADS_PER_WORKER);
+    LocalClusterMaster.parse(master).ifPresent(cluster -> requireExecutorsFit(master, cluster,
+        new SparkConf().getSizeAsMb("spark.executor.memory", "1g"), taskCpus));
     SparkSession.Builder b = SparkSession.builder().appName("dssync-train");
     if (master.startsWith("local-cluster")) {
       // Real executor JVMs on this machine: they need our class path and the offline DJL engine.
@@ -65,7 +92,7 @@ public final class SparkSessions {
         b.config(key, value);
       }
     });
-    return b.config("spark.task.cpus", String.valueOf(config.get(TrainerConfig.THREADS_PER_WORKER)))
+    return b.config("spark.task.cpus", String.valueOf(taskCpus))
         .config("spark.dynamicAllocation.enabled", "false")
         .config("spark.speculation", "false")
         .getOrCreate();

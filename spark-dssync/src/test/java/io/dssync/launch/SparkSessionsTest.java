@@ -1,6 +1,12 @@
 package io.dssync.launch;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.errors.DsSyncException;
+import io.dssync.train.LocalClusterMaster;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,5 +16,31 @@ class SparkSessionsTest {
     assertEquals("-Xlog:gc -Dai.djl.offline=true", SparkSessions.localClusterExecutorOptions(" -Xlog:gc "));
     assertEquals("-Dai.djl.offline=true", SparkSessions.localClusterExecutorOptions(null));
     assertEquals("-Dai.djl.offline=true", SparkSessions.localClusterExecutorOptions(""));
+  }
+
+  @Test
+  void aLocalClusterWhoseWorkersHaveLessMemoryThanAnExecutorIsRefusedWithTheNumbersAndAFix() {
+    String master = "local-cluster[2,1,100]";
+    DsSyncException e = assertThrows(DsSyncException.class, () ->
+        SparkSessions.requireExecutorsFit(master, LocalClusterMaster.parse(master).orElseThrow(), 1024, 1));
+    assertTrue(e.getMessage().contains("Invalid --master = local-cluster[2,1,100]"), e.getMessage());
+    assertTrue(e.getMessage().contains("each worker has 100 MiB but an executor asks for 1024 MiB"), e.getMessage());
+    assertTrue(e.getMessage().contains("local-cluster[2,1,2048]"), e.getMessage());
+  }
+
+  @Test
+  void aLocalClusterWithFewerCoresPerExecutorThanThreadsPerWorkerIsRefusedWithAFix() {
+    String master = "local-cluster[2,1,3072]";
+    DsSyncException e = assertThrows(DsSyncException.class, () ->
+        SparkSessions.requireExecutorsFit(master, LocalClusterMaster.parse(master).orElseThrow(), 1024, 2));
+    assertTrue(e.getMessage().contains("each executor has 1 core(s) but --threads-per-worker 2"), e.getMessage());
+    assertTrue(e.getMessage().contains("local-cluster[2,2,3072]"), e.getMessage());
+  }
+
+  @Test
+  void aLocalClusterThatFitsItsExecutorsPasses() {
+    String master = "local-cluster[2,2,3072]";
+    LocalClusterMaster cluster = LocalClusterMaster.parse(master).orElseThrow();
+    assertDoesNotThrow(() -> SparkSessions.requireExecutorsFit(master, cluster, 3072, 2));
   }
 }
