@@ -191,10 +191,15 @@ public final class Errors {
         + " on rank " + rank + " (spark.dssync.test.failAtStep is set; unset it for real training).");
   }
 
-  /** A saved model or metrics file at {@code path} that cannot be written or read as expected. */
+  /** A saved model at {@code path} that cannot be written or read as expected. */
   public static DsSyncException modelFile(String path, String problem) {
     return new DsSyncException(ErrorKind.DATA, "File " + path + " " + problem
-        + ". Save it again with model.write().save(path) or 'dssync train --metrics-out'; check the path.");
+        + ". Save it again with model.write().save(path); check the path.");
+  }
+
+  /** A metrics file or report folder at {@code path} that cannot be written or read; {@code fix} says what to do. */
+  public static DsSyncException metricsFile(String path, String problem, String fix) {
+    return new DsSyncException(ErrorKind.DATA, "File " + path + " " + problem + ". " + fix);
   }
 
   /**

@@ -26,6 +26,9 @@ import org.apache.hadoop.fs.Path;
  */
 public final class MetricsLog implements ProgressListener, AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** What to do when the metrics file cannot be written. */
+  private static final String WRITABLE = "Choose a --metrics-out (or metricsPath) in a folder that exists and this"
+      + " user may write; any Hadoop file system URI works.";
 
   private final String path;
   private final FSDataOutputStream out;
@@ -54,7 +57,7 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
       log.out.hflush();
       return log;
     } catch (IOException e) {
-      throw Errors.modelFile(path, "cannot be created for metrics: " + e.getMessage());
+      throw Errors.metricsFile(path, "cannot be created for metrics: " + e.getMessage(), WRITABLE);
     }
   }
 
@@ -104,7 +107,7 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
       write(stage);
       out.hflush();
     } catch (IOException e) {
-      throw Errors.modelFile(path, "cannot be appended to: " + e.getMessage());
+      throw Errors.metricsFile(path, "cannot be appended to: " + e.getMessage(), WRITABLE);
     }
   }
 
@@ -125,7 +128,7 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
     try {
       out.close();
     } catch (IOException e) {
-      throw Errors.modelFile(path, "cannot be closed: " + e.getMessage());
+      throw Errors.metricsFile(path, "cannot be closed: " + e.getMessage(), WRITABLE);
     }
   }
 }

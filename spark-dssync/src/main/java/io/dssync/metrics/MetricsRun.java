@@ -15,6 +15,9 @@ import org.apache.hadoop.fs.Path;
 /** One run's metrics file (see {@link MetricsLog}) read back: the run line, steps and stages. */
 public record MetricsRun(String path, String name, String schedule, int groupSize, int workers,
     List<Step> steps, List<Stage> stages) {
+  /** What to do with a file that is not a metrics file. */
+  private static final String WRITTEN_BY_TRAIN =
+      "Pass a file that 'dssync train --metrics-out' (or the Spark ML param metricsPath) wrote.";
 
   /** One step line. */
   public record Step(long step, double wallSeconds, double loss, double computeMs, double syncMs,
@@ -73,8 +76,8 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
         try {
           n = json.readTree(line);
         } catch (IOException e) {
-          throw Errors.modelFile(path, "has a line " + number + " that is not JSON ("
-              + e.getMessage().lines().findFirst().orElse("") + ")");
+          throw Errors.metricsFile(path, "has a line " + number + " that is not JSON ("
+              + e.getMessage().lines().findFirst().orElse("") + ")", WRITTEN_BY_TRAIN);
         }
         switch (n.path("type").asText()) {
           case "run" -> run = n;
@@ -89,13 +92,15 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
         }
       }
     } catch (java.io.FileNotFoundException e) {
-      throw Errors.modelFile(path, "does not exist. Write a metrics file with 'dssync train --metrics-out "
-          + path + "' (or the Spark ML param metricsPath), then run 'dssync report " + path + "'");
+      throw Errors.metricsFile(path, "does not exist", "Write a metrics file with 'dssync train --metrics-out "
+          + path + "' (or the Spark ML param metricsPath), then run 'dssync report " + path + "'.");
     } catch (IOException e) {
-      throw Errors.modelFile(path, "cannot be read as a metrics file: " + e.getMessage());
+      throw Errors.metricsFile(path, "cannot be read as a metrics file: " + e.getMessage(),
+          "Check the path and that this user may read it.");
     }
     if (run == null) {
-      throw Errors.modelFile(path, "has no {\"type\":\"run\"} line, so it is not a dssync metrics file");
+      throw Errors.metricsFile(path, "has no {\"type\":\"run\"} line, so it is not a dssync metrics file",
+          WRITTEN_BY_TRAIN);
     }
     return new MetricsRun(path, run.path("run").asText(), run.path("schedule").asText(),
         run.path("groupSize").asInt(), run.path("workers").asInt(), steps, stages);

@@ -53,7 +53,8 @@ public final class Report {
       write(fs, index, html(runs, charts.keySet()).getBytes(StandardCharsets.UTF_8));
       written.add(index.toString());
     } catch (IOException e) {
-      throw Errors.modelFile(outDir, "cannot be written as a report folder: " + e.getMessage());
+      throw Errors.metricsFile(outDir, "cannot be written as a report folder: " + e.getMessage(),
+          "Choose an --out folder this user may create and write.");
     }
     return written;
   }

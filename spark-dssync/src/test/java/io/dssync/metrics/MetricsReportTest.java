@@ -151,6 +151,29 @@ class MetricsReportTest {
     Files.writeString(bad, "not json\n");
     DsSyncException j = assertThrows(DsSyncException.class, () -> MetricsRun.read(bad.toString(), HADOOP));
     assertTrue(j.getMessage().contains("line 1"), j.getMessage());
+    assertTrue(j.getMessage().endsWith("Pass a file that 'dssync train --metrics-out' (or the Spark ML param"
+        + " metricsPath) wrote."), j.getMessage());
+  }
+
+  @Test
+  void aMissingMetricsFileSaysHowToWriteOneAndNothingAboutModels(@TempDir Path dir) {
+    String missing = dir.resolve("run.jsonl").toString();
+    DsSyncException e = assertThrows(DsSyncException.class, () -> MetricsRun.read(missing, HADOOP));
+    assertTrue(e.getMessage().contains(missing + " does not exist. Write a metrics file with 'dssync train"
+        + " --metrics-out " + missing + "'"), e.getMessage());
+    assertTrue(!e.getMessage().contains("model.write()"), e.getMessage());
+  }
+
+  @Test
+  void aMetricsFileThatCannotBeCreatedSaysWhereToWriteIt(@TempDir Path dir) throws Exception {
+    Path notAFolder = dir.resolve("plain-file");
+    Files.writeString(notAFolder, "x");
+    String path = notAFolder.resolve("run.jsonl").toString();
+    DsSyncException e = assertThrows(DsSyncException.class, () -> MetricsLog.open(path,
+        new RunHeader("r", "random", 2, 4, "c"), HADOOP));
+    assertTrue(e.getMessage().contains(path + " cannot be created for metrics"), e.getMessage());
+    assertTrue(e.getMessage().contains("Choose a --metrics-out (or metricsPath) in a folder that exists"),
+        e.getMessage());
   }
 
   @Test
