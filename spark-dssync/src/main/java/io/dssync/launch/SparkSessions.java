@@ -7,6 +7,7 @@ import io.dssync.train.TrainerConfig;
 import io.dssync.transport.MasterProbe;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
@@ -60,7 +61,36 @@ public final class SparkSessions {
     }
   }
 
+  /**
+   * YARN and Kubernetes masters need a Spark module that the plain build leaves out (Spark finds it
+   * on the class path by this class); without it Spark fails with "Could not parse Master URL".
+   * {@code onClassPath} says whether a class is there.
+   */
+  static void requireClusterManager(String master, Predicate<String> onClassPath) {
+    if (master.startsWith("yarn") && !onClassPath.test("org.apache.spark.scheduler.cluster.YarnClusterManager")) {
+      throw Errors.invalidSetting("--master", master, "this class path has no Spark YARN module",
+          "Submit through a Spark installation's spark-submit with HADOOP_CONF_DIR set"
+          + " (submit-scripts/examples/yarn.sh does), or build with -Pyarn (README, YARN).");
+    }
+    if (master.startsWith("k8s://")
+        && !onClassPath.test("org.apache.spark.scheduler.cluster.k8s.KubernetesClusterManager")) {
+      throw Errors.invalidSetting("--master", master, "this class path has no Spark Kubernetes module",
+          "Submit through the spark-submit of a Spark installation built with Kubernetes"
+          + " (submit-scripts/examples/kubernetes.sh does).");
+    }
+  }
+
+  private static boolean onClassPath(String className) {
+    try {
+      Class.forName(className, false, SparkSessions.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
   public static SparkSession forMaster(String master, TrainerConfig config) {
+    requireClusterManager(master, SparkSessions::onClassPath);
     int taskCpus = config.get(TrainerConfig.THREADS_PER_WORKER);
     LocalClusterMaster.parse(master).ifPresent(cluster -> requireExecutorsFit(master, cluster,
         new SparkConf().getSizeAsMb("spark.executor.memory", "1g"), taskCpus));

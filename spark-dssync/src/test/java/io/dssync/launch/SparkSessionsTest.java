@@ -43,4 +43,18 @@ class SparkSessionsTest {
     LocalClusterMaster cluster = LocalClusterMaster.parse(master).orElseThrow();
     assertDoesNotThrow(() -> SparkSessions.requireExecutorsFit(master, cluster, 3072, 2));
   }
+
+  @Test
+  void aYarnOrKubernetesMasterWithoutItsSparkModuleSaysHowToSubmitInstead() {
+    DsSyncException yarn = assertThrows(DsSyncException.class,
+        () -> SparkSessions.requireClusterManager("yarn", name -> false));
+    assertTrue(yarn.getMessage().contains("Invalid --master = yarn: this class path has no Spark YARN module"),
+        yarn.getMessage());
+    assertTrue(yarn.getMessage().contains("submit-scripts/examples/yarn.sh"), yarn.getMessage());
+    DsSyncException k8s = assertThrows(DsSyncException.class,
+        () -> SparkSessions.requireClusterManager("k8s://https://127.0.0.1:6443", name -> false));
+    assertTrue(k8s.getMessage().contains("no Spark Kubernetes module"), k8s.getMessage());
+    assertDoesNotThrow(() -> SparkSessions.requireClusterManager("yarn", name -> name.endsWith("YarnClusterManager")));
+    assertDoesNotThrow(() -> SparkSessions.requireClusterManager("local[2]", name -> false));
+  }
 }
