@@ -21,6 +21,7 @@ import io.dssync.schedule.Schedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -163,7 +164,8 @@ public final class DsSyncTrainer {
           + " few per partition", skippedRecords, inputRows);
     }
     int batch = config.get(TrainerConfig.BATCH_SIZE);
-    long stepsPerEpoch = Math.max(1, examples / ((long) n * batch));
+    requireBatchFitsShard(batch, n, examples);
+    long stepsPerEpoch = examples / ((long) n * batch);
     long totalSteps = stepsPerEpoch * config.get(TrainerConfig.EPOCHS);
     int k = config.get(TrainerConfig.STEPS_PER_STAGE);
     int stages = (int) ((totalSteps + k - 1) / k);
@@ -379,6 +381,21 @@ public final class DsSyncTrainer {
       dir = config.get(TrainerConfig.RESUME);
     }
     return dir.isEmpty() ? null : new CheckpointStore(dir, sc.hadoopConfiguration());
+  }
+
+  /**
+   * A batch larger than a worker's shard would repeat examples inside every step, and a very large
+   * one exhausts the machine's memory before the first step ends (the kernel then kills the JVM
+   * without a word): refuse it, naming the shard's size.
+   */
+  static void requireBatchFitsShard(int batch, int workers, long examples) {
+    if (examples < (long) workers * batch) {
+      throw Errors.invalidFlag(TrainerConfig.BATCH_SIZE.name(), batch, String.format(Locale.ROOT,
+          "each of the %d workers' shards holds about %d of the %d training examples, fewer than one batch",
+          workers, examples / workers, examples), String.format(Locale.ROOT,
+          "Use --batch-size %d or less (the batch is per worker), fewer workers, or more training data.",
+          Math.max(1, examples / workers)));
+    }
   }
 
   /** Local mode ({@code local}, {@code local[...]}): the replicas are threads of this JVM. */
