@@ -105,6 +105,7 @@ public final class DsSyncTrainer {
     ClusterSlots.await(sc, n, slotWait);
     oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
         Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
+    config.ignoredSettings().forEach(LOG::warn);
     Map<String, String> executorEnv = new java.util.HashMap<>();
     for (scala.Tuple2<String, String> e : sc.conf().getAllWithPrefix("spark.executorEnv.")) {
       executorEnv.put(e._1(), e._2());

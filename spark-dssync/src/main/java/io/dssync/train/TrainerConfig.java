@@ -10,9 +10,11 @@ import io.dssync.schedule.RackLayout;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.ScheduleSpec;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -154,6 +156,40 @@ public final class TrainerConfig implements Serializable {
 
   public ScheduleKind scheduleKind() {
     return ScheduleKind.parse(get(SCHEDULE));
+  }
+
+  /**
+   * One line per setting given a value that this run's schedule never reads (a typo'd schedule, or a
+   * flag kept from another run), so the user does not believe it took effect. Only the fixed
+   * schedules are judged: {@code topology} and {@code auto} read all of these.
+   */
+  public List<String> ignoredSettings() {
+    ScheduleKind kind = scheduleKind();
+    if (kind == ScheduleKind.TOPOLOGY || kind == ScheduleKind.AUTO) {
+      return List.of();
+    }
+    List<String> lines = new ArrayList<>();
+    // An elastic butterfly whose N' is no power of g runs random groups (DsSyncTrainer), which reshuffle.
+    boolean reshuffles = kind == ScheduleKind.RANDOM || (kind == ScheduleKind.BUTTERFLY && minWorkers() < workers());
+    if (!reshuffles && !get(SHUFFLE_PERIOD).equals(SHUFFLE_PERIOD.defaultValue())) {
+      lines.add(ignored(SHUFFLE_PERIOD, kind, "only random, topology and auto reshuffle groups"));
+    }
+    if (!get(CROSS_RACK_PERIOD).equals(CROSS_RACK_PERIOD.defaultValue())) {
+      lines.add(ignored(CROSS_RACK_PERIOD, kind, "only topology and auto average across racks on a period"));
+    }
+    if (!get(REPLAN_EVERY).equals(REPLAN_EVERY.defaultValue())) {
+      lines.add(ignored(REPLAN_EVERY, kind, "only auto probes the links and re-plans"));
+    }
+    if (!get(RACKS).isEmpty() && crossRackPrecision() == CrossRackPrecision.FP32) {
+      lines.add(ignored(RACKS, kind, "only topology and auto group by racks, and --cross-rack-precision fp16"
+          + " sends halves between them"));
+    }
+    return lines;
+  }
+
+  private String ignored(Setting<?> setting, ScheduleKind kind, String why) {
+    return String.format(Locale.ROOT, "%s %s has no effect with --schedule %s: %s.", setting.flag(), get(setting),
+        kind.cliName(), why);
   }
 
   /** The effective group size: N for full, 1 for local, else the configured g. */
