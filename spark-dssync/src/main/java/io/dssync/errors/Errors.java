@@ -30,11 +30,54 @@ public final class Errors {
     return "--" + settingName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
   }
 
-  /** A name (model, dataset, schedule, optimizer ...) that is not one of {@code known}. */
+  /**
+   * A name (model, dataset, schedule, optimizer ...) that is not one of {@code known}; a known name
+   * within two edits of it (a typo) is suggested first.
+   */
   public static DsSyncException unknownName(String what, String value, Object[] known) {
+    String guess = closest(value, known);
     return new DsSyncException(
         ErrorKind.CONFIG,
-        "Unknown " + what + " '" + value + "'. Choose one of " + Arrays.toString(known) + ".");
+        "Unknown " + what + " '" + value + "'" + (guess == null ? "" : " (did you mean " + guess + "?)")
+            + ". Choose one of " + Arrays.toString(known) + ".");
+  }
+
+  /** The first of {@code known} fewest edits from {@code value}, if at most two and fewer than half its length. */
+  public static String closest(String value, Object[] known) {
+    if (value == null) {
+      return null;
+    }
+    int limit = Math.min(2, (value.length() - 1) / 2);
+    String best = null;
+    int bestEdits = Integer.MAX_VALUE;
+    for (Object k : known) {
+      String name = String.valueOf(k);
+      int e = edits(value.toLowerCase(Locale.ROOT), name.toLowerCase(Locale.ROOT));
+      if (e <= limit && e < bestEdits) {
+        best = name;
+        bestEdits = e;
+      }
+    }
+    return best;
+  }
+
+  /** Levenshtein distance: insertions, deletions and substitutions that turn {@code a} into {@code b}. */
+  private static int edits(String a, String b) {
+    int[] row = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      row[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      int diagonal = row[0];
+      row[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int above = row[j];
+        int substitute = diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1), substitute);
+        diagonal = above;
+      }
+    }
+    return row[b.length()];
   }
 
   public static DsSyncException badRecord(String where, String problem, String fix) {

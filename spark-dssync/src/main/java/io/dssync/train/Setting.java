@@ -16,15 +16,23 @@ public final class Setting<T> {
   private final Function<String, T> parser;
   private final Predicate<T> check;
   private final String rule;
+  /** The accepted values of a {@link #oneOf} setting, from which a typo's likely meaning is guessed; else null. */
+  private final String[] choices;
 
   private Setting(String name, String doc, T defaultValue, Function<String, T> parser, Predicate<T> check,
       String rule) {
+    this(name, doc, defaultValue, parser, check, rule, null);
+  }
+
+  private Setting(String name, String doc, T defaultValue, Function<String, T> parser, Predicate<T> check,
+      String rule, String[] choices) {
     this.name = name;
     this.doc = doc;
     this.defaultValue = defaultValue;
     this.parser = parser;
     this.check = check;
     this.rule = rule;
+    this.choices = choices;
   }
 
   static Setting<Integer> intAtLeast(String name, int defaultValue, int min, String doc) {
@@ -52,7 +60,7 @@ public final class Setting<T> {
 
   static Setting<String> oneOf(String name, String defaultValue, String doc, String... allowed) {
     return new Setting<>(name, doc, defaultValue, s -> s.trim().toLowerCase(Locale.ROOT),
-        v -> java.util.Arrays.asList(allowed).contains(v), "must be one of " + String.join(", ", allowed));
+        v -> java.util.Arrays.asList(allowed).contains(v), "must be one of " + String.join(", ", allowed), allowed);
   }
 
   /** A name accepted by {@code known} (trimmed); {@code rule} says what is accepted. */
@@ -99,7 +107,8 @@ public final class Setting<T> {
 
   public T checked(T value) {
     if (value == null || !check.test(value)) {
-      throw Errors.invalidSetting(flag(), value, rule, doc);
+      String guess = choices == null || value == null ? null : Errors.closest(value.toString(), choices);
+      throw Errors.invalidSetting(flag(), value, guess == null ? rule : rule + " (did you mean " + guess + "?)", doc);
     }
     return value;
   }
