@@ -50,6 +50,11 @@ public record TrainingSummary(List<StageMetrics> history, String config, long to
     return history.stream().mapToDouble(StageMetrics::syncMsPerStep).average().orElse(0);
   }
 
+  /** Mean over stages of the part of {@link #meanSyncMsPerStep} spent waiting for peers' parts. */
+  public double meanSyncWaitMsPerStep() {
+    return history.stream().mapToDouble(StageMetrics::waitMsPerStep).average().orElse(0);
+  }
+
   public double meanSamplesPerSecond() {
     return history.stream().mapToDouble(StageMetrics::samplesPerSecond).average().orElse(0);
   }

@@ -83,6 +83,9 @@ class DsSyncPipelineTest {
     assertTrue(summary.history().size() >= 2, "one history entry per stage");
     assertTrue(summary.finalAccuracy() > 0.4, "validation accuracy after 2 epochs: " + summary.finalAccuracy());
     assertTrue(Double.isFinite(summary.lossHistory()[0]));
+    assertTrue(summary.meanSyncWaitMsPerStep() >= 0 && summary.meanSyncWaitMsPerStep() <= summary.meanSyncMsPerStep(),
+        "the wait for peers is part of the sync: " + summary.meanSyncWaitMsPerStep() + " of "
+            + summary.meanSyncMsPerStep());
     assertTrue(accuracy(before) > 0.4, "test accuracy on real Fashion-MNIST: " + accuracy(before));
     float sum = 0;
     for (double p : ((Vector) before.get(0).get(2)).toArray()) {
