@@ -160,29 +160,27 @@ public final class TrainerConfig implements Serializable {
 
   /**
    * One line per setting given a value that this run's schedule never reads (a typo'd schedule, or a
-   * flag kept from another run), so the user does not believe it took effect. Only the fixed
-   * schedules are judged: {@code topology} and {@code auto} read all of these.
+   * flag kept from another run), so the user does not believe it took effect.
    */
   public List<String> ignoredSettings() {
     ScheduleKind kind = scheduleKind();
-    if (kind == ScheduleKind.TOPOLOGY || kind == ScheduleKind.AUTO) {
-      return List.of();
-    }
     List<String> lines = new ArrayList<>();
-    // An elastic butterfly whose N' is no power of g runs random groups (DsSyncTrainer), which reshuffle.
-    boolean reshuffles = kind == ScheduleKind.RANDOM || (kind == ScheduleKind.BUTTERFLY && minWorkers() < workers());
+    // An elastic butterfly whose N' is no power of g runs random groups (DsSyncTrainer), which reshuffle;
+    // auto's random and topology candidates reshuffle with this period too.
+    boolean reshuffles = kind == ScheduleKind.RANDOM || kind == ScheduleKind.TOPOLOGY || kind == ScheduleKind.AUTO
+        || (kind == ScheduleKind.BUTTERFLY && minWorkers() < workers());
     if (!reshuffles && !get(SHUFFLE_PERIOD).equals(SHUFFLE_PERIOD.defaultValue())) {
       lines.add(ignored(SHUFFLE_PERIOD, kind, "only random, topology and auto reshuffle groups"));
     }
-    if (!get(CROSS_RACK_PERIOD).equals(CROSS_RACK_PERIOD.defaultValue())) {
-      lines.add(ignored(CROSS_RACK_PERIOD, kind, "only topology and auto average across racks on a period"));
+    if (kind != ScheduleKind.TOPOLOGY && !get(CROSS_RACK_PERIOD).equals(CROSS_RACK_PERIOD.defaultValue())) {
+      lines.add(ignored(CROSS_RACK_PERIOD, kind, "only topology reads it (auto chooses its own period)"));
     }
-    if (!get(REPLAN_EVERY).equals(REPLAN_EVERY.defaultValue())) {
+    if (kind != ScheduleKind.AUTO && !get(REPLAN_EVERY).equals(REPLAN_EVERY.defaultValue())) {
       lines.add(ignored(REPLAN_EVERY, kind, "only auto probes the links and re-plans"));
     }
-    if (!get(RACKS).isEmpty() && crossRackPrecision() == CrossRackPrecision.FP32) {
-      lines.add(ignored(RACKS, kind, "only topology and auto group by racks, and --cross-rack-precision fp16"
-          + " sends halves between them"));
+    if (kind != ScheduleKind.TOPOLOGY && !get(RACKS).isEmpty() && crossRackPrecision() == CrossRackPrecision.FP32) {
+      lines.add(ignored(RACKS, kind, "only topology groups by them, and --cross-rack-precision fp16 sends halves"
+          + " between them (auto measures its own racks)"));
     }
     return lines;
   }

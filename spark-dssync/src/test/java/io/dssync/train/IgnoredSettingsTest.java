@@ -13,11 +13,12 @@ class IgnoredSettingsTest {
         .set("--replan-every", "2").set("--racks", "10.0.1.1;10.0.2.1").set("--cross-rack-period", "3").build();
     assertEquals(List.of(
         "--shuffle-period 5 has no effect with --schedule full: only random, topology and auto reshuffle groups.",
-        "--cross-rack-period 3 has no effect with --schedule full: only topology and auto average across racks on"
-            + " a period.",
+        "--cross-rack-period 3 has no effect with --schedule full: only topology reads it (auto chooses its own"
+            + " period).",
         "--replan-every 2 has no effect with --schedule full: only auto probes the links and re-plans.",
-        "--racks 10.0.1.1;10.0.2.1 has no effect with --schedule full: only topology and auto group by racks, and"
-            + " --cross-rack-precision fp16 sends halves between them."), c.ignoredSettings());
+        "--racks 10.0.1.1;10.0.2.1 has no effect with --schedule full: only topology groups by them, and"
+            + " --cross-rack-precision fp16 sends halves between them (auto measures its own racks)."),
+        c.ignoredSettings());
   }
 
   @Test
@@ -30,8 +31,19 @@ class IgnoredSettingsTest {
     assertEquals(List.of(), TrainerConfig.builder().set("--schedule", "topology").set("--racks", "a;b")
         .set("--cross-rack-period", "2").build().ignoredSettings());
     assertEquals(List.of(), TrainerConfig.builder().set("--schedule", "auto").set("--replan-every", "2")
-        .build().ignoredSettings());
+        .set("--shuffle-period", "3").build().ignoredSettings());
     assertEquals(List.of(), TrainerConfig.builder().set("--schedule", "butterfly").set("--min-workers", "2")
         .set("--shuffle-period", "3").build().ignoredSettings(), "an elastic butterfly may fall back to random");
+  }
+
+  @Test
+  void autoChoosesItsOwnRacksAndCrossRackPeriodSoBothAreNamedUnderIt() {
+    TrainerConfig c = TrainerConfig.builder().set("--schedule", "auto").set("--racks", "a;b")
+        .set("--cross-rack-period", "3").build();
+    assertEquals(List.of(
+        "--cross-rack-period 3 has no effect with --schedule auto: only topology reads it (auto chooses its own"
+            + " period).",
+        "--racks a;b has no effect with --schedule auto: only topology groups by them, and --cross-rack-precision"
+            + " fp16 sends halves between them (auto measures its own racks)."), c.ignoredSettings());
   }
 }
