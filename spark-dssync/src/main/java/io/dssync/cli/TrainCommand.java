@@ -6,6 +6,7 @@ import io.dssync.launch.TrainingArgs;
 import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.SparkUiMetrics;
+import io.dssync.metrics.StageMetrics;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
@@ -46,10 +47,10 @@ final class TrainCommand {
           config.get(TrainerConfig.SCHEDULE), config.groupSize(), config.workers(), result.totalSteps(),
           result.wallSeconds(), result.finalTestAccuracy(), result.finalTestMetricName(),
           result.finalTestMetric(), result.meanSyncShare(),
-          result.history().stream().mapToDouble(m -> m.syncMsPerStep()).average().orElse(0),
-          result.history().stream().mapToDouble(m -> m.waitMsPerStep()).average().orElse(0),
-          result.history().stream().mapToDouble(m -> m.computeMsPerStep()).average().orElse(0),
-          result.history().stream().mapToDouble(m -> m.samplesPerSecond()).average().orElse(0),
+          StageMetrics.meanOverStages(result.history(), StageMetrics::syncMsPerStep),
+          StageMetrics.meanOverStages(result.history(), StageMetrics::waitMsPerStep),
+          StageMetrics.meanOverStages(result.history(), StageMetrics::computeMsPerStep),
+          StageMetrics.meanOverStages(result.history(), StageMetrics::samplesPerSecond),
           reports.count());
       return 0;
     });

@@ -47,12 +47,13 @@ public final class Errors {
     if (value == null) {
       return null;
     }
+    String typed = value.toLowerCase(Locale.ROOT);
     int limit = Math.min(2, (value.length() - 1) / 2);
     String best = null;
     int bestEdits = Integer.MAX_VALUE;
     for (Object k : known) {
       String name = String.valueOf(k);
-      int e = edits(value.toLowerCase(Locale.ROOT), name.toLowerCase(Locale.ROOT));
+      int e = edits(typed, name.toLowerCase(Locale.ROOT));
       if (e <= limit && e < bestEdits) {
         best = name;
         bestEdits = e;

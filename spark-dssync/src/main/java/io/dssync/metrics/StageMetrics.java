@@ -72,6 +72,12 @@ public record StageMetrics(
 
   /** Mean over the stages of {@code history} of the share of step time spent synchronizing. */
   public static double meanSyncShare(java.util.List<StageMetrics> history) {
-    return history.stream().mapToDouble(StageMetrics::syncShare).average().orElse(0);
+    return meanOverStages(history, StageMetrics::syncShare);
+  }
+
+  /** Mean over the stages of {@code history} (each stage counts once) of {@code perStage}; 0 when empty. */
+  public static double meanOverStages(java.util.List<StageMetrics> history,
+      java.util.function.ToDoubleFunction<StageMetrics> perStage) {
+    return history.stream().mapToDouble(perStage).average().orElse(0);
   }
 }

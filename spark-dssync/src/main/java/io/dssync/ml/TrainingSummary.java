@@ -47,15 +47,15 @@ public record TrainingSummary(List<StageMetrics> history, String config, long to
   }
 
   public double meanSyncMsPerStep() {
-    return history.stream().mapToDouble(StageMetrics::syncMsPerStep).average().orElse(0);
+    return StageMetrics.meanOverStages(history, StageMetrics::syncMsPerStep);
   }
 
   /** Mean over stages of the part of {@link #meanSyncMsPerStep} spent waiting for peers' parts. */
   public double meanSyncWaitMsPerStep() {
-    return history.stream().mapToDouble(StageMetrics::waitMsPerStep).average().orElse(0);
+    return StageMetrics.meanOverStages(history, StageMetrics::waitMsPerStep);
   }
 
   public double meanSamplesPerSecond() {
-    return history.stream().mapToDouble(StageMetrics::samplesPerSecond).average().orElse(0);
+    return StageMetrics.meanOverStages(history, StageMetrics::samplesPerSecond);
   }
 }
