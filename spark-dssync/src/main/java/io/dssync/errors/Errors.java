@@ -1,5 +1,6 @@
 package io.dssync.errors;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -245,6 +246,36 @@ public final class Errors {
   public static DsSyncException metricsFile(String path, String problem, String fix) {
     return new DsSyncException(ErrorKind.DATA, "File " + path + " " + problem + ". " + fix);
   }
+
+  /** A call that opens a path through Hadoop's file systems. */
+  public interface HadoopCall<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Runs {@code call}, which opens {@code path} through Hadoop, and turns Java's refusal of
+   * Hadoop's login into an error that names the path, this Java and the fix: Hadoop 3.4 logs in
+   * through {@code Subject.getSubject}, which Java 23 refuses unless started with
+   * {@code -Djava.security.manager=allow} and Java 24 and later refuse always, deep inside Hadoop
+   * ("getSubject is not supported"). Anything else passes through unchanged.
+   */
+  public static <T> T throughHadoop(String path, HadoopCall<T> call) throws IOException {
+    try {
+      return call.run();
+    } catch (UnsupportedOperationException e) {
+      if (String.valueOf(e.getMessage()).contains("getSubject")) {
+        throw new DsSyncException(ErrorKind.CONFIG, "Cannot open " + path + " on Java "
+            + Runtime.version().feature() + ": Hadoop's file systems (checkpoints, metrics files, reports,"
+            + " saved models) log in through Subject.getSubject, which Java 23 refuses unless started with"
+            + " -Djava.security.manager=allow and Java 24 and later refuse always. " + SUPPORTED_JAVA, e);
+      }
+      throw e;
+    }
+  }
+
+  /** The fix for a Java that Spark does not support, in every message that needs it. */
+  public static final String SUPPORTED_JAVA = "Run dssync on Java 17 or 21, the versions Spark 4.1 supports:"
+      + " set JAVA_HOME to such a JDK (./dssync, Maven and spark-submit use it).";
 
   /**
    * The standalone master at {@code masterUrl} refused or did not answer this application's first

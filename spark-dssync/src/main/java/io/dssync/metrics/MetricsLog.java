@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -44,7 +45,8 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
   public static MetricsLog open(String path, RunHeader header, Configuration hadoop) {
     try {
       Path p = new Path(path);
-      MetricsLog log = new MetricsLog(path, p.getFileSystem(hadoop).create(p, true));
+      FileSystem fs = Errors.throughHadoop(path, () -> p.getFileSystem(hadoop));
+      MetricsLog log = new MetricsLog(path, fs.create(p, true));
       ObjectNode run = JSON.createObjectNode();
       run.put("type", "run");
       run.put("run", header.run());

@@ -63,8 +63,8 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
     List<Stage> stages = new ArrayList<>();
     JsonNode run = null;
     Path p = new Path(path);
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(p.getFileSystem(hadoop).open(p), StandardCharsets.UTF_8))) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(
+        Errors.throughHadoop(path, () -> p.getFileSystem(hadoop)).open(p), StandardCharsets.UTF_8))) {
       String line;
       int number = 0;
       while ((line = in.readLine()) != null) {

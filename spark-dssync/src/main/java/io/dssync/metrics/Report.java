@@ -42,7 +42,7 @@ public final class Report {
     List<String> written = new ArrayList<>();
     try {
       Path dir = new Path(outDir);
-      FileSystem fs = dir.getFileSystem(hadoop);
+      FileSystem fs = Errors.throughHadoop(outDir, () -> dir.getFileSystem(hadoop));
       fs.mkdirs(dir);
       for (Map.Entry<String, XYChart> e : charts.entrySet()) {
         Path file = new Path(dir, e.getKey());

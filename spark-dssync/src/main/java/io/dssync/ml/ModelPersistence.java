@@ -52,6 +52,15 @@ final class ModelPersistence {
       this.model = model;
     }
 
+    /** Spark's save opens the path's file system before saveImpl: a Java that Hadoop refuses fails there. */
+    @Override
+    public void save(String path) throws IOException {
+      Errors.throughHadoop(path, () -> {
+        super.save(path);
+        return null;
+      });
+    }
+
     @Override
     public void saveImpl(String path) {
       try {
@@ -154,6 +163,6 @@ final class ModelPersistence {
   }
 
   private static FileSystem fileSystem(String path, Configuration conf) throws IOException {
-    return new Path(path).getFileSystem(conf);
+    return Errors.throughHadoop(path, () -> new Path(path).getFileSystem(conf));
   }
 }

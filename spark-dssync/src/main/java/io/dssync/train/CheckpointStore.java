@@ -1,5 +1,6 @@
 package io.dssync.train;
 
+import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -36,7 +37,9 @@ public final class CheckpointStore {
   public CheckpointStore(String directory, Configuration hadoopConf) {
     this.dir = new Path(directory);
     try {
-      this.fs = dir.getFileSystem(hadoopConf);
+      this.fs = Errors.throughHadoop(directory, () -> dir.getFileSystem(hadoopConf));
+    } catch (DsSyncException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw Errors.checkpointIo("open the directory of", directory, e);
     }

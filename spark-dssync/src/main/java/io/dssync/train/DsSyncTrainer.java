@@ -106,6 +106,7 @@ public final class DsSyncTrainer {
     oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
         Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
     config.ignoredSettings().forEach(LOG::warn);
+    unsupportedJava(Runtime.version().feature()).ifPresent(LOG::warn);
     Map<String, String> executorEnv = new java.util.HashMap<>();
     for (scala.Tuple2<String, String> e : sc.conf().getAllWithPrefix("spark.executorEnv.")) {
       executorEnv.put(e._1(), e._2());
@@ -424,6 +425,21 @@ public final class DsSyncTrainer {
         + " shares the cores (compare samples/s with --schedule local instead). For timing, use --workers"
         + " %d or fewer, or a cluster.",
         master, workers, threadsPerWorker, threads, cores, Math.max(1, cores / threadsPerWorker)));
+  }
+
+  /**
+   * Spark 4.1 supports Java 17 and 21. Others may train, but from Java 23 on Hadoop's file systems
+   * refuse to log in ({@link Errors#throughHadoop}): said at the start of a fit, not at its first
+   * checkpoint or at the model's save after hours of training.
+   */
+  static java.util.Optional<String> unsupportedJava(int feature) {
+    if (feature == 17 || feature == 21) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of("Java " + feature + " is not a version Spark 4.1 supports (17 and 21)"
+        + (feature >= 23 ? "; training runs, but Hadoop's file systems refuse it, so checkpoints (--checkpoint-dir,"
+            + " --resume), metrics files (--metrics-out) and saved models fail" : "")
+        + ". " + Errors.SUPPORTED_JAVA);
   }
 
   /**

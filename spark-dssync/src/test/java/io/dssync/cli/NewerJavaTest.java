@@ -1,0 +1,115 @@
+package io.dssync.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * On a Java that refuses Hadoop's login (24 and later), a dssync command that opens a Hadoop path
+ * fails naming the path and the fix, instead of an
+ * UnsupportedOperationException from inside Hadoop. Runs the real command on such a JDK when one
+ * is installed next to the one running the tests (or named by DSSYNC_TEST_NEWER_JDK).
+ */
+class NewerJavaTest {
+  @Test
+  void aCommandThatOpensAHadoopPathOnJava24OrLaterFailsNamingThePathAndTheFix(@TempDir Path dir)
+      throws IOException, InterruptedException {
+    Optional<Path> jdk = newerJdk();
+    assumeTrue(jdk.isPresent(), "no JDK 24 or later installed next to " + System.getProperty("java.home"));
+    Path metrics = dir.resolve("run.jsonl");
+    Files.writeString(metrics, "{\"type\":\"run\",\"run\":\"a\"}\n");
+    Run run = run(jdk.get(), Main.class.getName(), "report", "--out", dir.resolve("report").toString(),
+        metrics.toString());
+    String output = run.output();
+    int feature = feature(jdk.get());
+    assertEquals(2, run.exitCode(), output);
+    assertTrue(output.contains("dssync: Cannot open " + metrics + " on Java " + feature + ": "), output);
+    assertTrue(output.contains("JAVA_HOME"), output);
+    assertFalse(output.contains("Exception in thread"), output);
+  }
+
+  @Test
+  void savingAModelThroughSparkMlOnJava24OrLaterFailsNamingThePathAndTheFix(@TempDir Path dir)
+      throws IOException, InterruptedException {
+    Optional<Path> jdk = newerJdk();
+    assumeTrue(jdk.isPresent(), "no JDK 24 or later installed next to " + System.getProperty("java.home"));
+    Path saved = dir.resolve("model");
+    Run run = run(jdk.get(), "io.dssync.ml.SaveOnNewerJava", saved.toString());
+    assertEquals(3, run.exitCode(), run.output());
+    assertTrue(run.output().contains("dssync: Cannot open " + saved + " on Java " + feature(jdk.get()) + ": "),
+        run.output());
+    assertFalse(Files.exists(saved), "nothing is written");
+  }
+
+  private record Run(int exitCode, String output) {}
+
+  /** Runs {@code mainClass} on {@code jdk} with the test build's classes and jars and the launcher's module flags. */
+  private static Run run(Path jdk, String mainClass, String... args) throws IOException, InterruptedException {
+    Path build = Path.of(Objects.requireNonNull(System.getProperty("dssync.buildDir"), "run through Maven"));
+    String classPath = String.join(File.pathSeparator, build.resolve("test-classes").toString(),
+        build.resolve("classes").toString(), build.resolve("lib") + File.separator + "*");
+    List<String> command = new ArrayList<>(List.of(jdk.resolve("bin/java").toString()));
+    Path moduleFlags = build.getParent().getParent().resolve("submit-scripts/java-module-flags");
+    command.addAll(List.of(Files.readString(moduleFlags).trim().split("\\s+")));
+    command.addAll(List.of("-cp", classPath, mainClass));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Process p = builder.start();
+    // Read while it runs, so a full pipe cannot stall it; the deadline bounds the wait.
+    java.util.concurrent.CompletableFuture<String> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(mainClass + " on " + jdk + " did not end within 120 s");
+    }
+    return new Run(p.exitValue(), output.join());
+  }
+
+  /** A JDK of version 24 or later beside this one (or DSSYNC_TEST_NEWER_JDK), if any. */
+  private static Optional<Path> newerJdk() throws IOException {
+    String named = System.getenv("DSSYNC_TEST_NEWER_JDK");
+    if (named != null && !named.isBlank()) {
+      return Optional.of(Path.of(named));
+    }
+    Path jdks = Path.of(System.getProperty("java.home")).toRealPath().getParent();
+    try (Stream<Path> all = Files.list(jdks)) {
+      List<Path> found = all.filter(d -> Files.isExecutable(d.resolve("bin/java")) && feature(d) >= 24).toList();
+      return found.stream().findFirst();
+    }
+  }
+
+  /** The feature version in a JDK's release file (JAVA_VERSION="25.0.1"), or 0 when unreadable. */
+  private static int feature(Path jdk) {
+    try {
+      for (String line : Files.readAllLines(jdk.resolve("release"))) {
+        if (line.startsWith("JAVA_VERSION=")) {
+          return Integer.parseInt(line.substring("JAVA_VERSION=".length()).replace("\"", "").split("[.+-]")[0]);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    return 0;
+  }
+}
