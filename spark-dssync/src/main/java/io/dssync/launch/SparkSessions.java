@@ -8,6 +8,8 @@ import io.dssync.transport.MasterProbe;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
@@ -61,6 +63,38 @@ public final class SparkSessions {
     }
   }
 
+  /** Spark's local masters, as Spark matches them: local, local[N] or local[*], local[N,F] (F task failures). */
+  private static final Pattern LOCAL = Pattern.compile("local(\\[(\\d+|\\*)(\\s*,\\s*\\d+)?])?");
+  private static final String MASTER_FORMS = "Use local[N] (N threads in this JVM, e.g. local[4]),"
+      + " local-cluster[n,c,m] (n executor JVMs of c cores and m MiB on this machine), spark://host:port (a"
+      + " standalone master), or yarn or k8s://https://host:port through spark-submit.";
+
+  /**
+   * A master URL Spark would not parse, or one that names no threads or executors, fails here with
+   * the forms that work, instead of Spark's stack trace from inside SparkContext's start-up.
+   */
+  static void requireKnownMaster(String master) {
+    Matcher local = LOCAL.matcher(master);
+    if (local.matches()) {
+      if ("0".equals(local.group(2))) {
+        throw Errors.invalidSetting("--master", master, "local mode needs at least one thread", MASTER_FORMS);
+      }
+      return;
+    }
+    Optional<LocalClusterMaster> cluster = LocalClusterMaster.parse(master);
+    if (cluster.isPresent()) {
+      if (cluster.get().executors() < 1 || cluster.get().coresPerExecutor() < 1) {
+        throw Errors.invalidSetting("--master", master, "local-cluster needs at least one executor of one core",
+            MASTER_FORMS);
+      }
+      return;
+    }
+    if (master.startsWith("spark://") || master.equals("yarn") || master.startsWith("k8s://")) {
+      return;
+    }
+    throw Errors.invalidSetting("--master", master, "not a master URL Spark knows", MASTER_FORMS);
+  }
+
   /**
    * YARN and Kubernetes masters need a Spark module that the plain build leaves out (Spark finds it
    * on the class path by this class); without it Spark fails with "Could not parse Master URL".
@@ -90,6 +124,7 @@ public final class SparkSessions {
   }
 
   public static SparkSession forMaster(String master, TrainerConfig config) {
+    requireKnownMaster(master);
     requireClusterManager(master, SparkSessions::onClassPath);
     int taskCpus = config.get(TrainerConfig.THREADS_PER_WORKER);
     LocalClusterMaster.parse(master).ifPresent(cluster -> requireExecutorsFit(master, cluster,

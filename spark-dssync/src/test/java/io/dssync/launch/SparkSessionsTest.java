@@ -57,4 +57,34 @@ class SparkSessionsTest {
     assertDoesNotThrow(() -> SparkSessions.requireClusterManager("yarn", name -> name.endsWith("YarnClusterManager")));
     assertDoesNotThrow(() -> SparkSessions.requireClusterManager("local[2]", name -> false));
   }
+
+  @Test
+  void aMasterUrlSparkWouldNotParseIsRefusedWithTheFormsThatWork() {
+    for (String bad : new String[] {"bogus://x", "locl[4]", "local[ 4]", "local[four]", "spark", "yarn-client"}) {
+      DsSyncException e = assertThrows(DsSyncException.class, () -> SparkSessions.requireKnownMaster(bad), bad);
+      assertTrue(e.getMessage().startsWith("Invalid --master = " + bad + ": not a master URL Spark knows. Use local[N]"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("local-cluster[n,c,m]") && e.getMessage().contains("spark://host:port"),
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void aLocalMasterWithoutThreadsOrALocalClusterWithoutExecutorsIsRefused() {
+    assertTrue(assertThrows(DsSyncException.class, () -> SparkSessions.requireKnownMaster("local[0]")).getMessage()
+        .contains("local mode needs at least one thread"));
+    assertTrue(assertThrows(DsSyncException.class, () -> SparkSessions.requireKnownMaster("local-cluster[0,1,1024]"))
+        .getMessage().contains("at least one executor of one core"));
+    assertTrue(assertThrows(DsSyncException.class, () -> SparkSessions.requireKnownMaster("local-cluster[2,0,1024]"))
+        .getMessage().contains("at least one executor of one core"));
+  }
+
+  @Test
+  void everyMasterFormSparkParsesPasses() {
+    for (String good : new String[] {"local", "local[1]", "local[*]", "local[4,3]", "local[*, 2]",
+        "local-cluster[2,1,3072]", "local-cluster[ 2 , 1 , 1024 ]", "spark://127.0.0.1:7077",
+        "spark://h1:7077,h2:7077", "yarn", "k8s://https://127.0.0.1:6443"}) {
+      assertDoesNotThrow(() -> SparkSessions.requireKnownMaster(good), good);
+    }
+  }
 }
