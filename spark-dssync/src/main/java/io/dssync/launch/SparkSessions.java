@@ -3,13 +3,12 @@ package io.dssync.launch;
 import io.dssync.errors.Errors;
 import io.dssync.replica.NativeAllocator;
 import io.dssync.train.LocalClusterMaster;
+import io.dssync.train.LocalMaster;
 import io.dssync.train.TrainerConfig;
 import io.dssync.transport.MasterProbe;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
@@ -63,8 +62,6 @@ public final class SparkSessions {
     }
   }
 
-  /** Spark's local masters, as Spark matches them: local, local[N] or local[*], local[N,F] (F task failures). */
-  private static final Pattern LOCAL = Pattern.compile("local(\\[(\\d+|\\*)(\\s*,\\s*\\d+)?])?");
   private static final String MASTER_FORMS = "Use local[N] (N threads in this JVM, e.g. local[4]),"
       + " local-cluster[n,c,m] (n executor JVMs of c cores and m MiB on this machine), spark://host:port (a"
       + " standalone master), or yarn or k8s://https://host:port through spark-submit.";
@@ -74,9 +71,9 @@ public final class SparkSessions {
    * the forms that work, instead of Spark's stack trace from inside SparkContext's start-up.
    */
   static void requireKnownMaster(String master) {
-    Matcher local = LOCAL.matcher(master);
-    if (local.matches()) {
-      if ("0".equals(local.group(2))) {
+    Optional<LocalMaster> local = LocalMaster.parse(master);
+    if (local.isPresent()) {
+      if (local.get().threads() < 1) {
         throw Errors.invalidSetting("--master", master, "local mode needs at least one thread", MASTER_FORMS);
       }
       return;

@@ -402,7 +402,7 @@ public final class DsSyncTrainer {
 
   /** Local mode ({@code local}, {@code local[...]}): the replicas are threads of this JVM. */
   private static boolean runsReplicasHere(String master) {
-    return master.startsWith("local[") || master.equals("local");
+    return LocalMaster.parse(master).isPresent();
   }
 
   /**
