@@ -45,6 +45,21 @@ public final class CheckpointStore {
     }
   }
 
+  /**
+   * Creates the directory now, so that a path that cannot hold checkpoints (a file, a read-only
+   * place) fails before training rather than at the first checkpoint, after a stage of work.
+   */
+  public CheckpointStore ensureDirectory() {
+    try {
+      if (!fs.mkdirs(dir) || !fs.getFileStatus(dir).isDirectory()) {
+        throw new IOException(dir + " is not a directory");
+      }
+    } catch (IOException e) {
+      throw Errors.checkpointIo("create the directory of", dir.toString(), e);
+    }
+    return this;
+  }
+
   /** The directory of the checkpoint for {@code step}. */
   public Path pathOf(long step) {
     return new Path(dir, String.format("ckpt-%012d", step));

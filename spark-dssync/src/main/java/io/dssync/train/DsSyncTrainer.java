@@ -382,7 +382,7 @@ public final class DsSyncTrainer {
     if (dir.isEmpty()) {
       dir = config.get(TrainerConfig.RESUME);
     }
-    return dir.isEmpty() ? null : new CheckpointStore(dir, sc.hadoopConfiguration());
+    return dir.isEmpty() ? null : new CheckpointStore(dir, sc.hadoopConfiguration()).ensureDirectory();
   }
 
   /**

@@ -2,8 +2,10 @@ package io.dssync.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dssync.errors.DsSyncException;
 import io.dssync.train.Checkpoint;
 import io.dssync.train.CheckpointStore;
 import java.io.IOException;
@@ -114,5 +116,21 @@ class CheckpointStoreTest {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  @Test
+  void aCheckpointPathThatIsAFileIsRefusedBeforeAnyCheckpointIsDue() throws IOException {
+    Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+    CheckpointStore store = new CheckpointStore(file.toUri().toString(), new Configuration());
+    DsSyncException e = assertThrows(DsSyncException.class, store::ensureDirectory);
+    assertTrue(e.getMessage().startsWith("Could not create the directory of checkpoint ")
+        && e.getMessage().contains("not-a-dir"), e.getMessage());
+  }
+
+  @Test
+  void aMissingCheckpointDirectoryIsCreatedUpFront() {
+    Path nested = dir.resolve("a/b/checkpoints");
+    new CheckpointStore(nested.toUri().toString(), new Configuration()).ensureDirectory();
+    assertTrue(Files.isDirectory(nested));
   }
 }
