@@ -13,8 +13,8 @@ data_dir="${JUPYTER_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/jupyter}"
 dir="$data_dir/kernels/dssync-java"
 mkdir -p "$dir"
 read -r -a flags < "$root/submit-scripts/java-module-flags"
-java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-args=("$java_bin" "${flags[@]}" "-Xmx${DSSYNC_KERNEL_MEMORY:-4g}" -Dai.djl.offline=true -Djava.awt.headless=true
+source "$root/submit-scripts/lib/java.sh"
+args=("$java_cmd" "${flags[@]}" "-Xmx${DSSYNC_KERNEL_MEMORY:-4g}" -Dai.djl.offline=true -Djava.awt.headless=true
   "-Dlog4j2.configurationFile=$root/submit-scripts/log4j2-cli.properties" -cp "$jar:$here/target/lib/*" io.dssync.kernel.KernelMain "{connection_file}")
 {
   printf '{\n  "argv": ['
