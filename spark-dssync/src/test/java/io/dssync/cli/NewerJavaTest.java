@@ -29,14 +29,13 @@ class NewerJavaTest {
   @Test
   void aCommandThatOpensAHadoopPathOnJava24OrLaterFailsNamingThePathAndTheFix(@TempDir Path dir)
       throws IOException, InterruptedException {
-    Optional<Path> jdk = newerJdk();
-    assumeTrue(jdk.isPresent(), "no JDK 24 or later installed next to " + System.getProperty("java.home"));
+    Path jdk = newerJdkOrSkip();
     Path metrics = dir.resolve("run.jsonl");
     Files.writeString(metrics, "{\"type\":\"run\",\"run\":\"a\"}\n");
-    Run run = run(jdk.get(), Main.class.getName(), "report", "--out", dir.resolve("report").toString(),
+    Run run = run(jdk, Main.class.getName(), "report", "--out", dir.resolve("report").toString(),
         metrics.toString());
     String output = run.output();
-    int feature = feature(jdk.get());
+    int feature = feature(jdk);
     assertEquals(2, run.exitCode(), output);
     assertTrue(output.contains("dssync: Cannot open " + metrics + " on Java " + feature + ": "), output);
     assertTrue(output.contains("JAVA_HOME"), output);
@@ -46,12 +45,11 @@ class NewerJavaTest {
   @Test
   void savingAModelThroughSparkMlOnJava24OrLaterFailsNamingThePathAndTheFix(@TempDir Path dir)
       throws IOException, InterruptedException {
-    Optional<Path> jdk = newerJdk();
-    assumeTrue(jdk.isPresent(), "no JDK 24 or later installed next to " + System.getProperty("java.home"));
+    Path jdk = newerJdkOrSkip();
     Path saved = dir.resolve("model");
-    Run run = run(jdk.get(), "io.dssync.ml.SaveOnNewerJava", saved.toString());
+    Run run = run(jdk, "io.dssync.ml.SaveOnNewerJava", saved.toString());
     assertEquals(3, run.exitCode(), run.output());
-    assertTrue(run.output().contains("dssync: Cannot open " + saved + " on Java " + feature(jdk.get()) + ": "),
+    assertTrue(run.output().contains("dssync: Cannot open " + saved + " on Java " + feature(jdk) + ": "),
         run.output());
     assertFalse(Files.exists(saved), "nothing is written");
   }
@@ -86,7 +84,13 @@ class NewerJavaTest {
     return new Run(p.exitValue(), output.join());
   }
 
-  /** A JDK of version 24 or later beside this one (or DSSYNC_TEST_NEWER_JDK), if any. */
+  /** A JDK of version 24 or later beside this one (or DSSYNC_TEST_NEWER_JDK); the test is skipped without one. */
+  private static Path newerJdkOrSkip() throws IOException {
+    Optional<Path> jdk = newerJdk();
+    assumeTrue(jdk.isPresent(), "no JDK 24 or later installed next to " + System.getProperty("java.home"));
+    return jdk.get();
+  }
+
   private static Optional<Path> newerJdk() throws IOException {
     String named = System.getenv("DSSYNC_TEST_NEWER_JDK");
     if (named != null && !named.isBlank()) {
