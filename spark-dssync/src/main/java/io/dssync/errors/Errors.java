@@ -182,7 +182,22 @@ public final class Errors {
     String text = String.valueOf(failure.getMessage());
     int eol = text.indexOf('\n');
     return new DsSyncException(ErrorKind.STAGE_FAILED,
-        "A training stage failed: " + (eol > 0 ? text.substring(0, eol) : text), failure);
+        "A training stage failed: " + (eol > 0 ? text.substring(0, eol) : text) + killedExecutorHint(text), failure);
+  }
+
+  private static final java.util.regex.Pattern KILLED = java.util.regex.Pattern.compile("exit(?:ed with)? code 137\\b");
+
+  /**
+   * An executor that exited with code 137 was killed (SIGKILL), most often for memory: Spark says
+   * only "Command exited with code 137" (standalone) or "exit code 137" (Kubernetes).
+   */
+  static String killedExecutorHint(String sparkFailure) {
+    return KILLED.matcher(sparkFailure).find()
+        ? " An executor exited with code 137: its JVM was killed (SIGKILL), by the kernel's OOM killer or a"
+            + " container's memory limit unless someone killed it on purpose. A replica's tensors live outside the JVM heap:"
+            + " give executors more memory outside the heap (spark.executor.memoryOverhead on YARN and Kubernetes,"
+            + " more worker memory on a standalone cluster) or train with a smaller --batch-size."
+        : "";
   }
 
   /** A running stage lost executors: it needs {@code needed} slots and the cluster offered {@code available}. */
