@@ -17,5 +17,7 @@ public enum ErrorKind {
   /** The model engine failed (native library, shapes). */
   ENGINE,
   /** A barrier stage failed for a reason that is not one of the above. */
-  STAGE_FAILED
+  STAGE_FAILED,
+  /** The thread that called fit was interrupted (a notebook's stop button): training stopped on purpose. */
+  INTERRUPTED
 }

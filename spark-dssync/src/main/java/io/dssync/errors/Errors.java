@@ -200,6 +200,17 @@ public final class Errors {
         : "";
   }
 
+  /**
+   * The thread running a fit was interrupted {@code when} ("during stage 3 (steps 200-299), whose
+   * Spark job was cancelled"); {@code keptAfterStep} is the last step of the consensus kept as the
+   * partial result, or -1 when nothing was trained.
+   */
+  public static DsSyncException interrupted(String when, long keptAfterStep) {
+    return new DsSyncException(ErrorKind.INTERRUPTED, "Training was interrupted " + when + ": nothing more is"
+        + " trained" + (keptAfterStep >= 0 ? "; the consensus after step " + keptAfterStep + " is kept as the partial"
+        + " result, and checkpoints written so far stay as they are." : "."));
+  }
+
   /** A running stage lost executors: it needs {@code needed} slots and the cluster offered {@code available}. */
   public static DsSyncException slotsLost(int needed, int available, long waitedMs) {
     return new DsSyncException(

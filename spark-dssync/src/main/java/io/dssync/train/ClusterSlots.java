@@ -51,7 +51,7 @@ public final class ClusterSlots {
         Thread.sleep(200);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        break;
+        throw Errors.interrupted("while it waited for " + workers + " task slots", -1);
       }
       slots = TaskSlots.concurrent(sc);
     }

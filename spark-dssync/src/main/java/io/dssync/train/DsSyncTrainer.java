@@ -95,6 +95,21 @@ public final class DsSyncTrainer {
    * skipped records and the resume step come back in the {@link TrainingResult}.
    */
   public TrainingResult fit(TrainingData data) {
+    try {
+      return train(data);
+    } catch (Exception e) {
+      // Spark's own waits (the sharding job, broadcasts) throw InterruptedException undeclared.
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+        DsSyncException interrupted = Errors.interrupted("outside a training stage", -1);
+        interrupted.initCause(e);
+        throw interrupted;
+      }
+      throw e;
+    }
+  }
+
+  private TrainingResult train(TrainingData data) {
     SparkContext sc = spark.sparkContext();
     int n = config.workers();
     auto = config.scheduleKind() == ScheduleKind.AUTO
@@ -199,6 +214,11 @@ public final class DsSyncTrainer {
       for (int stage = firstStage; stage < stages; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
+        if (Thread.currentThread().isInterrupted()) {
+          // Interrupted while the driver evaluated or checkpointed: no further stage starts.
+          throw Errors.interrupted("before stage " + (stage + 1), first - 1)
+              .withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
+        }
         pool.fitToSlots(first);
         long t0 = System.nanoTime();
         double lastStageSeconds = history.isEmpty() ? Double.NaN : history.get(history.size() - 1).wallSeconds();
@@ -317,6 +337,11 @@ public final class DsSyncTrainer {
     }
   }
 
+  private static DsSyncException interruptedDuring(StageWork work) {
+    return Errors.interrupted(String.format("during stage %d (steps %d-%d), whose Spark job was cancelled",
+        work.stage() + 1, work.firstStep(), work.endStep() - 1), work.firstStep() - 1);
+  }
+
   /** Failures a rerun can cure; bad data, bad settings and divergence would fail the same way again. */
   static boolean retryable(ErrorKind kind) {
     return kind == ErrorKind.STAGE_FAILED || kind == ErrorKind.SYNC_TIMEOUT || kind == ErrorKind.TRANSPORT;
@@ -338,14 +363,25 @@ public final class DsSyncTrainer {
           .mapPartitions(FaultInjectingTask.orPlain(work, from, fault), false,
               ClassTag$.MODULE$.apply(WorkerResult.class))
           .toJavaRDD().collectAsync();
-      return awaitStage(job, run.pool());
+      return awaitStage(job, run.pool(), work);
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       // The future wraps Spark's failure in an ExecutionException; its message is the useful one.
       Throwable failure = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-      DsSyncException cause = Errors.fromTaskFailure(failure);
+      // Interrupted while submitting the job or broadcasting its start (Spark throws it undeclared).
+      DsSyncException cause = failure instanceof InterruptedException || Thread.currentThread().isInterrupted()
+          ? interruptedDuring(work) : Errors.fromTaskFailure(failure);
       throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
     } finally {
-      start.destroy();
+      // destroy() asks the block manager synchronously: under an interrupt it would throw and hide
+      // the stage's own outcome, so it runs with the flag cleared and the flag is set again after.
+      boolean interrupted = Thread.interrupted();
+      try {
+        start.destroy();
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
   }
 
@@ -353,25 +389,35 @@ public final class DsSyncTrainer {
    * Waits for a stage's job. Spark launches a barrier stage only when all its slots are free, and
    * waits for ever when an executor is lost after the job was submitted; so when the cluster offers
    * fewer slots than the stage needs for longer than --slot-wait-ms, the job is cancelled and the
-   * stage fails (retryable: the retry waits for the slots, or an elastic pool shrinks).
+   * stage fails (retryable: the retry waits for the slots, or an elastic pool shrinks). A caller
+   * that is interrupted (a notebook's stop button) ends training; whatever ends the wait before the
+   * job does cancels it, so no stage trains on after its fit is gone.
    */
-  private List<WorkerResult> awaitStage(JavaFutureAction<List<WorkerResult>> job, WorkerPool pool)
-      throws InterruptedException, ExecutionException {
+  private List<WorkerResult> awaitStage(JavaFutureAction<List<WorkerResult>> job, WorkerPool pool, StageWork work)
+      throws ExecutionException {
     long slotWaitNanos = config.get(TrainerConfig.SLOT_WAIT_MS) * 1_000_000L;
     long shortSince = -1;
-    while (true) {
-      try {
-        return job.get(1, TimeUnit.SECONDS);
-      } catch (TimeoutException e) {
-        int available = pool.availableSlots();
-        if (available >= pool.size()) {
-          shortSince = -1;
-        } else if (shortSince < 0) {
-          shortSince = System.nanoTime();
-        } else if (System.nanoTime() - shortSince > slotWaitNanos) {
-          job.cancel(true);
-          throw Errors.slotsLost(pool.size(), available, config.get(TrainerConfig.SLOT_WAIT_MS));
+    try {
+      while (true) {
+        try {
+          return job.get(1, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+          int available = pool.availableSlots();
+          if (available >= pool.size()) {
+            shortSince = -1;
+          } else if (shortSince < 0) {
+            shortSince = System.nanoTime();
+          } else if (System.nanoTime() - shortSince > slotWaitNanos) {
+            throw Errors.slotsLost(pool.size(), available, config.get(TrainerConfig.SLOT_WAIT_MS));
+          }
         }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw interruptedDuring(work);
+    } finally {
+      if (!job.isDone()) {
+        job.cancel(true);
       }
     }
   }
