@@ -20,7 +20,7 @@ args=("$java_cmd" "${flags[@]}" "-Xmx${DSSYNC_KERNEL_MEMORY:-4g}" -Dai.djl.offli
   printf '{\n  "argv": ['
   sep=""
   for a in "${args[@]}"; do printf '%s"%s"' "$sep" "${a//\"/\\\"}"; sep=", "; done
-  printf '],\n  "display_name": "Java (dssync)",\n  "language": "java",\n'
+  printf '],\n  "display_name": "Java (dssync)",\n  "language": "java",\n  "interrupt_mode": "message",\n'
   # glibc malloc settings for PyTorch's per-step tensors (io.dssync.replica.NativeAllocator).
   printf '  "env": {"SPARK_LOCAL_IP": "127.0.0.1"'
   read -r -a malloc_env < "$root/submit-scripts/malloc-env"

@@ -33,6 +33,8 @@ import org.dflib.jjava.jupyter.kernel.display.DisplayData;
  */
 public final class JShellKernel extends BaseKernel {
   private final JShell shell;
+  /** Set by {@link #interrupt}: the running cell ends as failed, and its remaining snippets do not run. */
+  private volatile boolean stopped;
 
   private JShellKernel(String name, String version, HistoryManager history, JupyterIO io, CommManager comms,
       Renderer renderer, MagicsRegistry magics, StringStyler errorStyler) {
@@ -49,6 +51,16 @@ public final class JShellKernel extends BaseKernel {
     }
   }
 
+  /**
+   * Jupyter's stop button (an interrupt_request: kernel.json sets interrupt_mode "message", since a
+   * SIGINT would end this JVM and every session in it) stops the running cell, keeping the kernel.
+   */
+  @Override
+  public void interrupt() {
+    stopped = true;
+    shell.stop();
+  }
+
   static JShellKernel create() {
     return new Builder().name("dssync-java").version("0.1").build();
   }
@@ -58,6 +70,7 @@ public final class JShellKernel extends BaseKernel {
     SourceCodeAnalysis analysis = shell.sourceCodeAnalysis();
     String remaining = code;
     Object last = null;
+    stopped = false;
     while (!remaining.isBlank()) {
       SourceCodeAnalysis.CompletionInfo info = analysis.analyzeCompletion(remaining);
       if (info.completeness() == SourceCodeAnalysis.Completeness.EMPTY) {
@@ -66,6 +79,10 @@ public final class JShellKernel extends BaseKernel {
       String source = info.completeness().isComplete() ? info.source() : remaining;
       remaining = info.completeness().isComplete() ? info.remaining() : "";
       last = evalSnippet(source);
+      if (stopped) {
+        throw new CellFailed("Interrupted: the cell was stopped at " + source.strip().lines().findFirst().orElse("")
+            + " (a fit in it cancels its Spark job); the kernel and the variables defined so far are kept.");
+      }
     }
     return last;
   }

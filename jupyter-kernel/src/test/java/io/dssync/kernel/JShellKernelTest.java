@@ -48,4 +48,20 @@ class JShellKernelTest {
     assertEquals("java.lang.IllegalStateException: boom", e.getMessage());
     assertEquals("1", kernel.evalRaw("reached"), "snippets after the failing one did not run");
   }
+
+  @Test
+  void stoppingARunningCellFailsItAndKeepsTheKernelAndItsVariables() throws Exception {
+    kernel.evalRaw("int kept = 7;");
+    java.util.concurrent.CompletableFuture<Object> cell = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> kernel.evalRaw("Thread.sleep(600_000);\nkept = 8;"));
+    Thread.sleep(1_000); // the cell is sleeping by now
+    kernel.interrupt();
+    java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+        () -> cell.get(60, java.util.concurrent.TimeUnit.SECONDS));
+    assertTrue(e.getCause() instanceof JShellKernel.CellFailed
+        && e.getCause().getMessage().startsWith("Interrupted: the cell was stopped at Thread.sleep(600_000);"),
+        String.valueOf(e.getCause()));
+    assertEquals("7", kernel.evalRaw("kept"), "the snippet after the stopped one did not run");
+    assertEquals("2", kernel.evalRaw("1 + 1"));
+  }
 }

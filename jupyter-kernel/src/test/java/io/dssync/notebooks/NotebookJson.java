@@ -9,7 +9,8 @@ final class NotebookJson {
 
   static String kernelSpec(List<String> argv, String displayName) {
     return "{\n  \"argv\": [" + argv.stream().map(NotebookJson::quote).collect(Collectors.joining(", "))
-        + "],\n  \"display_name\": " + quote(displayName) + ",\n  \"language\": \"java\"\n}\n";
+        + "],\n  \"display_name\": " + quote(displayName) + ",\n  \"language\": \"java\",\n"
+        + "  \"interrupt_mode\": \"message\"\n}\n";
   }
 
   static String of(String kernel, String... cells) {
