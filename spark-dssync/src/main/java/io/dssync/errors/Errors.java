@@ -194,9 +194,9 @@ public final class Errors {
   static String killedExecutorHint(String sparkFailure) {
     return KILLED.matcher(sparkFailure).find()
         ? " An executor exited with code 137: its JVM was killed (SIGKILL), by the kernel's OOM killer or a"
-            + " container's memory limit unless someone killed it on purpose. A replica's tensors live outside the JVM heap:"
-            + " give executors more memory outside the heap (spark.executor.memoryOverhead on YARN and Kubernetes,"
-            + " more worker memory on a standalone cluster) or train with a smaller --batch-size."
+            + " container's memory limit unless someone killed it on purpose. A replica's tensors live outside the"
+            + " JVM heap: give executors more memory outside the heap (spark.executor.memoryOverhead on YARN and"
+            + " Kubernetes, more worker memory on a standalone cluster) or train with a smaller --batch-size."
         : "";
   }
 

@@ -62,8 +62,8 @@ class SparkSessionsTest {
   void aMasterUrlSparkWouldNotParseIsRefusedWithTheFormsThatWork() {
     for (String bad : new String[] {"bogus://x", "locl[4]", "local[ 4]", "local[four]", "spark", "yarn-client"}) {
       DsSyncException e = assertThrows(DsSyncException.class, () -> SparkSessions.requireKnownMaster(bad), bad);
-      assertTrue(e.getMessage().startsWith("Invalid --master = " + bad + ": not a master URL Spark knows. Use local[N]"),
-          e.getMessage());
+      assertTrue(e.getMessage().startsWith(
+          "Invalid --master = " + bad + ": not a master URL Spark knows. Use local[N]"), e.getMessage());
       assertTrue(e.getMessage().contains("local-cluster[n,c,m]") && e.getMessage().contains("spark://host:port"),
           e.getMessage());
     }
