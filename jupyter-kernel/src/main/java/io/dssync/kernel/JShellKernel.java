@@ -3,6 +3,8 @@ package io.dssync.kernel;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import jdk.jshell.Diag;
 import jdk.jshell.EvalException;
@@ -35,6 +37,11 @@ public final class JShellKernel extends BaseKernel {
   private final JShell shell;
   /** Set by {@link #interrupt}: the running cell ends as failed, and its remaining snippets do not run. */
   private volatile boolean stopped;
+  private volatile boolean cellRunning;
+  /** Released when a cell ends, so {@link #interrupt} knows whether the gentle stop sufficed. */
+  private final Semaphore cellEnded = new Semaphore(0);
+  /** How long a cell may take to end after its thread was interrupted before JShell's stop() ends it. */
+  static final long GRACE_MS = 10_000;
 
   private JShellKernel(String name, String version, HistoryManager history, JupyterIO io, CommManager comms,
       Renderer renderer, MagicsRegistry magics, StringStyler errorStyler) {
@@ -54,11 +61,41 @@ public final class JShellKernel extends BaseKernel {
   /**
    * Jupyter's stop button (an interrupt_request: kernel.json sets interrupt_mode "message", since a
    * SIGINT would end this JVM and every session in it) stops the running cell, keeping the kernel.
+   * First gently: the thread running the snippet is interrupted, which a sleep, a wait or a fit
+   * (it cancels its Spark job) answer by ending. Only a cell still running after
+   * {@link #GRACE_MS} is stopped with JShell's stop(), which throws ThreadDeath into every thread the
+   * cell started too.
    */
   @Override
   public void interrupt() {
+    if (!cellRunning) {
+      return;
+    }
     stopped = true;
-    shell.stop();
+    Thread.getAllStackTraces().forEach((thread, stack) -> {
+      if (runsSnippet(stack)) {
+        thread.interrupt();
+      }
+    });
+    try {
+      if (!cellEnded.tryAcquire(GRACE_MS, TimeUnit.MILLISECONDS)) {
+        shell.stop();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      shell.stop();
+    }
+  }
+
+  /** Whether a thread with this stack runs a snippet: JShell's local engine invokes it from its own frames. */
+  private static boolean runsSnippet(StackTraceElement[] stack) {
+    for (StackTraceElement frame : stack) {
+      if (frame.getClassName().startsWith("jdk.jshell.execution.LocalExecutionControl")
+          && frame.getMethodName().startsWith("lambda$")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static JShellKernel create() {
@@ -71,20 +108,35 @@ public final class JShellKernel extends BaseKernel {
     String remaining = code;
     Object last = null;
     stopped = false;
-    while (!remaining.isBlank()) {
-      SourceCodeAnalysis.CompletionInfo info = analysis.analyzeCompletion(remaining);
-      if (info.completeness() == SourceCodeAnalysis.Completeness.EMPTY) {
-        break;
+    cellEnded.drainPermits();
+    cellRunning = true;
+    try {
+      while (!remaining.isBlank()) {
+        SourceCodeAnalysis.CompletionInfo info = analysis.analyzeCompletion(remaining);
+        if (info.completeness() == SourceCodeAnalysis.Completeness.EMPTY) {
+          break;
+        }
+        String source = info.completeness().isComplete() ? info.source() : remaining;
+        remaining = info.completeness().isComplete() ? info.remaining() : "";
+        try {
+          last = evalSnippet(source);
+        } catch (CellFailed e) {
+          throw stopped ? interrupted(source, e.getMessage()) : e;
+        }
+        if (stopped) {
+          throw interrupted(source, null);
+        }
       }
-      String source = info.completeness().isComplete() ? info.source() : remaining;
-      remaining = info.completeness().isComplete() ? info.remaining() : "";
-      last = evalSnippet(source);
-      if (stopped) {
-        throw new CellFailed("Interrupted: the cell was stopped at " + source.strip().lines().findFirst().orElse("")
-            + " (a fit in it cancels its Spark job); the kernel and the variables defined so far are kept.");
-      }
+      return last;
+    } finally {
+      cellRunning = false;
+      cellEnded.release();
     }
-    return last;
+  }
+
+  private static CellFailed interrupted(String source, String how) {
+    return new CellFailed("Interrupted: the cell was stopped at " + source.strip().lines().findFirst().orElse("")
+        + (how == null ? "" : " (" + how + ")") + "; the kernel and the variables defined so far are kept.");
   }
 
   private Object evalSnippet(String source) {
