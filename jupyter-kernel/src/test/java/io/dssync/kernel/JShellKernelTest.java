@@ -60,8 +60,8 @@ class JShellKernelTest {
         () -> cell.get(60, java.util.concurrent.TimeUnit.SECONDS));
     // The sleep answers the thread's interrupt: no JShell stop() is needed.
     assertTrue(e.getCause() instanceof JShellKernel.CellFailed && e.getCause().getMessage().startsWith(
-        "Interrupted: the cell was stopped at Thread.sleep(600_000); (java.lang.InterruptedException: sleep interrupted)"),
-        String.valueOf(e.getCause()));
+        "Interrupted: the cell was stopped at Thread.sleep(600_000);"
+            + " (java.lang.InterruptedException: sleep interrupted)"), String.valueOf(e.getCause()));
     assertEquals("7", kernel.evalRaw("kept"), "the snippet after the stopped one did not run");
     assertEquals("2", kernel.evalRaw("1 + 1"));
   }
