@@ -337,11 +337,6 @@ public final class DsSyncTrainer {
     }
   }
 
-  private static DsSyncException interruptedDuring(StageWork work) {
-    return Errors.interrupted(String.format("during stage %d (steps %d-%d), whose Spark job was cancelled",
-        work.stage() + 1, work.firstStep(), work.endStep() - 1), work.firstStep() - 1);
-  }
-
   /** Failures a rerun can cure; bad data, bad settings and divergence would fail the same way again. */
   static boolean retryable(ErrorKind kind) {
     return kind == ErrorKind.STAGE_FAILED || kind == ErrorKind.SYNC_TIMEOUT || kind == ErrorKind.TRANSPORT;
@@ -363,13 +358,19 @@ public final class DsSyncTrainer {
           .mapPartitions(FaultInjectingTask.orPlain(work, from, fault), false,
               ClassTag$.MODULE$.apply(WorkerResult.class))
           .toJavaRDD().collectAsync();
-      return awaitStage(job, run.pool(), work);
+      return awaitStage(job, run.pool());
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       // The future wraps Spark's failure in an ExecutionException; its message is the useful one.
       Throwable failure = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-      // Interrupted while submitting the job or broadcasting its start (Spark throws it undeclared).
-      DsSyncException cause = failure instanceof InterruptedException || Thread.currentThread().isInterrupted()
-          ? interruptedDuring(work) : Errors.fromTaskFailure(failure);
+      // Interrupted while waiting for the job, submitting it or broadcasting its start (Spark throws it
+      // undeclared): training ends. Catching the exception cleared the flag; the caller still sees it.
+      if (failure instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      DsSyncException cause = Thread.currentThread().isInterrupted()
+          ? Errors.interrupted(String.format("during stage %d (steps %d-%d), whose Spark job was cancelled",
+              work.stage() + 1, work.firstStep(), work.endStep() - 1), work.firstStep() - 1)
+          : Errors.fromTaskFailure(failure);
       throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
     } finally {
       // destroy() asks the block manager synchronously: under an interrupt it would throw and hide
@@ -389,12 +390,12 @@ public final class DsSyncTrainer {
    * Waits for a stage's job. Spark launches a barrier stage only when all its slots are free, and
    * waits for ever when an executor is lost after the job was submitted; so when the cluster offers
    * fewer slots than the stage needs for longer than --slot-wait-ms, the job is cancelled and the
-   * stage fails (retryable: the retry waits for the slots, or an elastic pool shrinks). A caller
-   * that is interrupted (a notebook's stop button) ends training; whatever ends the wait before the
-   * job does cancels it, so no stage trains on after its fit is gone.
+   * stage fails (retryable: the retry waits for the slots, or an elastic pool shrinks). An interrupt
+   * (a notebook's stop button) ends the wait, and the caller ends training; whatever ends the wait
+   * before the job does cancels it, so no stage trains on after its fit is gone.
    */
-  private List<WorkerResult> awaitStage(JavaFutureAction<List<WorkerResult>> job, WorkerPool pool, StageWork work)
-      throws ExecutionException {
+  private List<WorkerResult> awaitStage(JavaFutureAction<List<WorkerResult>> job, WorkerPool pool)
+      throws InterruptedException, ExecutionException {
     long slotWaitNanos = config.get(TrainerConfig.SLOT_WAIT_MS) * 1_000_000L;
     long shortSince = -1;
     try {
@@ -412,9 +413,6 @@ public final class DsSyncTrainer {
           }
         }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw interruptedDuring(work);
     } finally {
       if (!job.isDone()) {
         job.cancel(true);
