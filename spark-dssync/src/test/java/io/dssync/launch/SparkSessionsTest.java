@@ -20,21 +20,23 @@ class SparkSessionsTest {
 
   @Test
   void aLocalClusterWhoseWorkersHaveLessMemoryThanAnExecutorIsRefusedWithTheNumbersAndAFix() {
-    String master = "local-cluster[2,1,100]";
-    DsSyncException e = assertThrows(DsSyncException.class, () ->
-        SparkSessions.requireExecutorsFit(master, LocalClusterMaster.parse(master).orElseThrow(), 1024, 1));
-    assertTrue(e.getMessage().contains("Invalid --master = local-cluster[2,1,100]"), e.getMessage());
-    assertTrue(e.getMessage().contains("each worker has 100 MiB but an executor asks for 1024 MiB"), e.getMessage());
-    assertTrue(e.getMessage().contains("local-cluster[2,1,2048]"), e.getMessage());
+    String m = refusal("local-cluster[2,1,100]", 1024, 1);
+    assertTrue(m.contains("Invalid --master = local-cluster[2,1,100]"), m);
+    assertTrue(m.contains("each worker has 100 MiB but an executor asks for 1024 MiB"), m);
+    assertTrue(m.contains("local-cluster[2,1,2048]"), m);
   }
 
   @Test
   void aLocalClusterWithFewerCoresPerExecutorThanThreadsPerWorkerIsRefusedWithAFix() {
-    String master = "local-cluster[2,1,3072]";
-    DsSyncException e = assertThrows(DsSyncException.class, () ->
-        SparkSessions.requireExecutorsFit(master, LocalClusterMaster.parse(master).orElseThrow(), 1024, 2));
-    assertTrue(e.getMessage().contains("each executor has 1 core(s) but --threads-per-worker 2"), e.getMessage());
-    assertTrue(e.getMessage().contains("local-cluster[2,2,3072]"), e.getMessage());
+    String m = refusal("local-cluster[2,1,3072]", 1024, 2);
+    assertTrue(m.contains("each executor has 1 core(s) but --threads-per-worker 2"), m);
+    assertTrue(m.contains("local-cluster[2,2,3072]"), m);
+  }
+
+  /** The message requireExecutorsFit refuses {@code master} with, asked for these executors. */
+  private static String refusal(String master, long executorMemoryMb, int taskCpus) {
+    return assertThrows(DsSyncException.class, () -> SparkSessions.requireExecutorsFit(master,
+        LocalClusterMaster.parse(master).orElseThrow(), executorMemoryMb, taskCpus)).getMessage();
   }
 
   @Test
