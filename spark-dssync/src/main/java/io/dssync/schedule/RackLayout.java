@@ -1,8 +1,10 @@
 package io.dssync.schedule;
 
+import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,14 +98,37 @@ public final class RackLayout implements Serializable {
       } else {
         key = listed.get(host);
         if (key == null) {
-          throw Errors.invalidSetting("--racks", this, "rank " + rank + " runs on executor host " + host
-              + ", which is in none of the racks", "Add " + host + " to one of the racks, or leave --racks empty"
-              + " to use one rack per host.");
+          throw unlisted("rank " + rank + " runs on executor host " + host + ", which is", host);
         }
       }
       out[rank] = number.computeIfAbsent(key, k -> number.size());
     }
     return out;
+  }
+
+  /**
+   * Fails, naming them, if any of {@code executorHosts} is in none of the racks; the driver checks
+   * the hosts it knows before a stage, so a missing host costs no sharding and no task failures.
+   */
+  public void requireListed(Collection<String> executorHosts) {
+    if (isByHost()) {
+      return;
+    }
+    List<String> missing = new ArrayList<>();
+    for (String host : executorHosts) {
+      if (racks.stream().noneMatch(r -> r.contains(host))) {
+        missing.add(host);
+      }
+    }
+    if (!missing.isEmpty()) {
+      String names = String.join(", ", missing);
+      throw unlisted("executor host" + (missing.size() == 1 ? " " + names + " is" : "s " + names + " are"), names);
+    }
+  }
+
+  private DsSyncException unlisted(String whoIs, String hosts) {
+    return Errors.invalidSetting("--racks", this, whoIs + " in none of the racks",
+        "Add " + hosts + " to one of the racks, or leave --racks empty to use one rack per host.");
   }
 
   @Override

@@ -18,6 +18,7 @@ import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.SchedulePlan;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
+import io.dssync.transport.ExecutorHosts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,6 +119,9 @@ public final class DsSyncTrainer {
     ClusterSlots.requireStaticAllocation(sc.conf());
     Duration slotWait = Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS));
     ClusterSlots.await(sc, n, slotWait);
+    if (config.usesRacks()) {
+      config.rackLayout().requireListed(ExecutorHosts.of(sc));
+    }
     oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
         Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
     config.ignoredSettings().forEach(LOG::warn);

@@ -178,7 +178,7 @@ public final class TrainerConfig implements Serializable {
     if (kind != ScheduleKind.AUTO && !get(REPLAN_EVERY).equals(REPLAN_EVERY.defaultValue())) {
       lines.add(ignored(REPLAN_EVERY, kind, "only auto probes the links and re-plans"));
     }
-    if (kind != ScheduleKind.TOPOLOGY && !get(RACKS).isEmpty() && crossRackPrecision() == CrossRackPrecision.FP32) {
+    if (!get(RACKS).isEmpty() && !usesRacks()) {
       lines.add(ignored(RACKS, kind, "only topology groups by them, and --cross-rack-precision fp16 sends halves"
           + " between them (auto measures its own racks)"));
     }
@@ -202,6 +202,11 @@ public final class TrainerConfig implements Serializable {
 
   public RackLayout rackLayout() {
     return RackLayout.parse(get(RACKS));
+  }
+
+  /** Whether training reads {@code --racks}: topology groups by them, fp16 sends halves between them. */
+  public boolean usesRacks() {
+    return scheduleKind() == ScheduleKind.TOPOLOGY || crossRackPrecision() == CrossRackPrecision.FP16;
   }
 
   public OptimizerSpec optimizerSpec() {

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.errors.DsSyncException;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -217,6 +218,15 @@ class TopologyScheduleTest {
         () -> RackLayout.parse("a,b;c,d").rackOfRank(new String[] {"a", "x"}));
     assertTrue(unknown.getMessage().contains("rank 1 runs on executor host x, which is in none of the racks"),
         unknown.getMessage());
+    DsSyncException unlisted = assertThrows(DsSyncException.class,
+        () -> RackLayout.parse("a,b;c,d").requireListed(List.of("a", "x", "d", "y")));
+    assertTrue(unlisted.getMessage().contains("executor hosts x, y are in none of the racks. Add x, y to one of"),
+        unlisted.getMessage());
+    DsSyncException one = assertThrows(DsSyncException.class,
+        () -> RackLayout.parse("a,b;c,d").requireListed(List.of("x")));
+    assertTrue(one.getMessage().contains("executor host x is in none of the racks"), one.getMessage());
+    RackLayout.parse("a,b;c,d").requireListed(List.of("a", "d"));
+    RackLayout.byHost().requireListed(List.of("x"));
     DsSyncException period = assertThrows(DsSyncException.class, () -> spec(4, 2, 0, 0).validate());
     assertTrue(period.getMessage().contains("cross-rack period = 0"), period.getMessage());
     DsSyncException noRacks = assertThrows(DsSyncException.class, () -> Schedules.create(spec(4, 2, 4, 0)));
