@@ -18,6 +18,7 @@ import io.dssync.models.ModelSpec;
 import io.dssync.models.Models;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -243,6 +244,49 @@ final class DjlReplica implements ModelReplica {
   /** Whether the state moves through views of the parameters' memory (for tests). */
   boolean stateThroughViews() {
     return state.throughViews();
+  }
+
+  @Override
+  public StepFootprint stepFootprint(float[] features, int[] labels, int count) {
+    checkInputs(features, labels, count);
+    if (count < 1) {
+      throw Errors.invalidSetting("sample examples", count, "the footprint needs at least one",
+          "Pass one or two training examples.");
+    }
+    // A training-mode forward pass moves BatchNorm's running statistics: put the state back after.
+    float[] before = new float[state.size()];
+    readState(before);
+    try {
+      int fs = spec.featureSize();
+      long one = forwardTensorBytes(Arrays.copyOf(features, fs), Arrays.copyOf(labels, 1), 1);
+      if (count < 2) {
+        return new StepFootprint(0, one);
+      }
+      long two = forwardTensorBytes(Arrays.copyOf(features, 2 * fs), Arrays.copyOf(labels, 2), 2);
+      long perExample = Math.max(1, two - one);
+      return new StepFootprint(Math.max(0, one - perExample), perExample);
+    } finally {
+      writeState(before);
+    }
+  }
+
+  /** Bytes of the tensors a training step's forward pass and loss create at this batch. */
+  long forwardTensorBytes(float[] features, int[] labels, int batchSize) {
+    TorchRuntime.prepareThread();
+    try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
+      return TorchRuntime.withGradMode(true, () -> {
+        NDArray x = step.create(FloatBuffer.wrap(features), inputShape(batchSize));
+        NDArray output = block.forward(store, new NDList(x), true).singletonOrThrow();
+        objective.loss(new ModelOutput(output, features, labels, 0, batchSize, spec));
+        long bytes = 0;
+        for (NDArray a : step.getManagedArrays()) {
+          bytes += a.size() * a.getDataType().getNumOfBytes();
+        }
+        return bytes;
+      });
+    } catch (EngineException e) {
+      throw Errors.engineFailure("measure a training step of model " + spec.name(), e);
+    }
   }
 
   /** Native arrays this replica holds, sub-managers included; steps must leave it unchanged. */

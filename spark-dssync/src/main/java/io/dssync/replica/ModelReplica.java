@@ -48,6 +48,13 @@ public interface ModelReplica extends AutoCloseable {
   float trainStep(float[] features, int[] labels, int batchSize, float learningRate);
 
   /**
+   * The native memory a training step needs for any batch, measured by forward passes over the first
+   * one and two of {@code count} (at least one) sample examples.
+   * Leaves the replica's state as it was.
+   */
+  StepFootprint stepFootprint(float[] features, int[] labels, int count);
+
+  /**
    * Evaluates on {@code count} examples in inference mode (BatchNorm uses running statistics).
    * Nothing is updated. The evaluation carries the task's metric (accuracy, masked-token accuracy,
    * or the AUC over all {@code count} examples).

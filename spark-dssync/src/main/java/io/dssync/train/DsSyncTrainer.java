@@ -14,6 +14,7 @@ import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.NativeAllocator;
 import io.dssync.replica.Replicas;
+import io.dssync.replica.StepFootprint;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.SchedulePlan;
 import io.dssync.schedule.ScheduleSpec;
@@ -24,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -201,6 +204,7 @@ public final class DsSyncTrainer {
     List<StageMetrics> history = new ArrayList<>();
     long started = System.nanoTime();
     try (pool; ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
+      checkStepMemory(sc, pool, batch, driverReplica);
       ConsensusState consensus = initialState(driverReplica);
       // The stage attempt whose end produced the consensus; null while only the driver has it.
       String consensusFrom = null;
@@ -445,6 +449,29 @@ public final class DsSyncTrainer {
           workers, examples / workers, examples), String.format(Locale.ROOT,
           "Use --batch-size %d or less (the batch is per worker), fewer workers, or more training data.",
           Math.max(1, examples / workers)));
+    }
+  }
+
+  /**
+   * See {@link StepMemoryCheck}; the footprint comes from two examples of the first shard (they are
+   * in an executor's memory already), measured on the driver's replica.
+   */
+  private void checkStepMemory(SparkContext sc, WorkerPool pool, int batch, ModelReplica replica) {
+    OptionalInt here = StepMemoryCheck.replicasOnThisHost(sc.master(), pool.size());
+    OptionalLong available = HostMemory.available();
+    boolean hostKnown = here.isPresent() && available.isPresent();
+    boolean containers = StepMemoryCheck.inContainers(sc.master());
+    if (!hostKnown && !containers) {
+      return;
+    }
+    LabeledArrays sample = pool.shards().map(shard -> shard.head(2)).first();
+    StepFootprint footprint = replica.stepFootprint(sample.features(), sample.labels(), sample.size());
+    String model = config.get(TrainerConfig.MODEL);
+    if (hostKnown) {
+      StepMemoryCheck.require(model, here.getAsInt(), batch, footprint, available.getAsLong()).ifPresent(LOG::warn);
+    }
+    if (containers) {
+      StepMemoryCheck.overheadWarning(sc.getConf(), model, batch, footprint).ifPresent(LOG::warn);
     }
   }
 

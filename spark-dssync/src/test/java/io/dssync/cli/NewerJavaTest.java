@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
+import io.dssync.testing.ChildJvm;
+import io.dssync.testing.ChildJvm.Run;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,34 +52,8 @@ class NewerJavaTest {
     assertFalse(Files.exists(saved), "nothing is written");
   }
 
-  private record Run(int exitCode, String output) {}
-
-  /** Runs {@code mainClass} on {@code jdk} with the test build's classes and jars and the launcher's module flags. */
   private static Run run(Path jdk, String mainClass, String... args) throws IOException, InterruptedException {
-    Path build = Path.of(Objects.requireNonNull(System.getProperty("dssync.buildDir"), "run through Maven"));
-    String classPath = String.join(File.pathSeparator, build.resolve("test-classes").toString(),
-        build.resolve("classes").toString(), build.resolve("lib") + File.separator + "*");
-    List<String> command = new ArrayList<>(List.of(jdk.resolve("bin/java").toString()));
-    Path moduleFlags = build.getParent().getParent().resolve("submit-scripts/java-module-flags");
-    command.addAll(List.of(Files.readString(moduleFlags).trim().split("\\s+")));
-    command.addAll(List.of("-cp", classPath, mainClass));
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    Process p = builder.start();
-    // Read while it runs, so a full pipe cannot stall it; the deadline bounds the wait.
-    java.util.concurrent.CompletableFuture<String> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-      try {
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(mainClass + " on " + jdk + " did not end within 120 s");
-    }
-    return new Run(p.exitValue(), output.join());
+    return ChildJvm.run(jdk, Duration.ofSeconds(120), mainClass, args);
   }
 
   /** A JDK of version 24 or later beside this one (or DSSYNC_TEST_NEWER_JDK); the test is skipped without one. */

@@ -1,0 +1,75 @@
+package io.dssync.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.errors.DsSyncException;
+import io.dssync.errors.ErrorKind;
+import io.dssync.replica.StepFootprint;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+class StepMemoryCheckTest {
+  private static final long GIB = 1L << 30;
+  /** About the default CNN's: 0.5 MB of forward tensors per example. */
+  private static final StepFootprint CNN = new StepFootprint(0, 506_000);
+
+  @Test
+  void stepsWhoseForwardTensorsAloneExceedTheHostsMemoryFailNamingTheBatchTheSizesAndABatchThatFits() {
+    DsSyncException e = assertThrows(DsSyncException.class,
+        () -> StepMemoryCheck.require("cnn", 4, 15_000, CNN, 22 * GIB));
+    assertEquals(ErrorKind.CONFIG, e.kind());
+    String m = e.getMessage();
+    assertTrue(m.startsWith("Invalid --batch-size = 15000: a training step of model cnn"), m);
+    assertTrue(m.contains("holds 7.1 GiB of tensors per replica") && m.contains("28.3 GiB for the 4 replicas"), m);
+    assertTrue(m.contains("more than the 22.0 GiB the host has available"), m);
+    long suggested = Long.parseLong(m.replaceAll(".*Use --batch-size (\\d+) or less.*", "$1"));
+    assertEquals(Optional.empty(), StepMemoryCheck.require("cnn", 4, (int) suggested, CNN, 22 * GIB),
+        "the suggested batch starts without a warning");
+  }
+
+  @Test
+  void stepsWhosePeaksComeCloseToTheAvailableMemoryStartWithAWarning() {
+    Optional<String> warning = StepMemoryCheck.require("cnn", 4, 6_000, CNN, 22 * GIB);
+    assertTrue(warning.isPresent());
+    assertTrue(warning.get().startsWith("--batch-size 6000: ") && warning.get().contains("up to 18.1 GiB at once")
+        && warning.get().contains("close to the 22.0 GiB"), warning.get());
+    assertEquals(Optional.empty(), StepMemoryCheck.require("cnn", 4, 64, CNN, 22 * GIB));
+  }
+
+  @Test
+  void whenNotOneExamplePerReplicaFitsTheFixIsFewerWorkers() {
+    StepFootprint huge = new StepFootprint(3 * GIB, 1_000);
+    DsSyncException e = assertThrows(DsSyncException.class, () -> StepMemoryCheck.require("wrn-40-10", 8, 1, huge,
+        16 * GIB));
+    assertTrue(e.getMessage().contains("Use fewer --workers or a smaller model"), e.getMessage());
+  }
+
+  @Test
+  void onlyLocalMastersRunEveryReplicaOnTheDriversHost() {
+    assertEquals(OptionalInt.of(4), StepMemoryCheck.replicasOnThisHost("local[4]", 4));
+    assertEquals(OptionalInt.of(2), StepMemoryCheck.replicasOnThisHost("local-cluster[2,1,3072]", 2));
+    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("spark://127.0.0.1:7077", 4));
+    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("yarn", 4));
+    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("k8s://https://127.0.0.1:6443", 4));
+  }
+
+  @Test
+  void onYarnAndKubernetesStepsBeyondTheExecutorsMemoryOverheadWarnWithTheSettingToRaise() {
+    SparkConf conf = new SparkConf(false).set("spark.executor.cores", "2").set("spark.executor.memory", "4g");
+    Optional<String> warning = StepMemoryCheck.overheadWarning(conf, "cnn", 1_000, CNN);
+    assertTrue(warning.isPresent());
+    String w = warning.get();
+    assertTrue(w.startsWith("--batch-size 1000: an executor's 2 replica(s) of model cnn may need up to 1.5 GiB"), w);
+    assertTrue(w.contains("more than its memory overhead (409 MiB)"), w);
+    assertTrue(w.contains("Set spark.executor.memoryOverhead to 2056m or more"), w);
+    assertEquals(Optional.empty(), StepMemoryCheck.overheadWarning(conf, "cnn", 64, CNN));
+    assertEquals(Optional.empty(),
+        StepMemoryCheck.overheadWarning(conf.clone().set("spark.executor.memoryOverhead", "2g"), "cnn", 1_000, CNN));
+    assertTrue(StepMemoryCheck.inContainers("yarn") && StepMemoryCheck.inContainers("k8s://https://127.0.0.1:6443"));
+    assertTrue(!StepMemoryCheck.inContainers("spark://127.0.0.1:7077") && !StepMemoryCheck.inContainers("local[4]"));
+  }
+}
