@@ -14,10 +14,22 @@ import org.apache.spark.SparkConf;
  * masters, whose replicas all run on the driver's machine. On YARN and Kubernetes, whose containers
  * limit an executor's memory outside the heap to its overhead, a warning says when the steps of its
  * replicas may not fit there.
+ *
+ * <p>The refusal counts only what a step certainly holds (its forward tensors), so it never turns
+ * away a fit that would run; the warning and the batch suggested count what a replica may need at
+ * most: its step's estimated peak and {@link #RUNTIME_BYTES_PER_REPLICA}.
  */
 final class StepMemoryCheck {
-  /** Estimated peaks above this share of the available memory start with a warning. */
-  static final double WARN_SHARE = 0.75;
+  /**
+   * What a replica needs besides its step's tensors: libtorch's own buffers, the allocator's arenas
+   * under the malloc settings, the JVM's growth after the check. Measured 2026-12-06 in memory cgroups
+   * (peak usage) on {@code ./dssync train --train-limit 20000}, local[4]: 1.68 GB at batch 64, 3.49 GB
+   * at 467, 6.27 GB at 1,500, about 1.1 GB in use when the check ran; that is 200-260 MB a replica
+   * beyond 1.33-1.6x the forward tensors.
+   */
+  static final long RUNTIME_BYTES_PER_REPLICA = 256L << 20;
+  /** Needs above this share of the available memory start with a warning; suggested batches stay within it. */
+  static final double WARN_SHARE = 0.9;
 
   private StepMemoryCheck() {}
 
@@ -28,31 +40,33 @@ final class StepMemoryCheck {
   }
 
   /**
-   * Throws a {@code --batch-size} error, naming the sizes and the largest batch that fits, when
-   * {@code replicas} steps of {@code batch} examples hold more than {@code availableBytes} even by
-   * their forward tensors alone; returns a warning when their estimated peaks exceed
+   * Throws a {@code --batch-size} error, naming the sizes and a batch that fits, when {@code replicas}
+   * steps of {@code batch} examples hold more than {@code availableBytes} by their forward tensors
+   * alone; returns a warning, with the same batch, when what they may need exceeds
    * {@link #WARN_SHARE} of it.
    */
   static Optional<String> require(String model, int replicas, int batch, StepFootprint footprint,
       long availableBytes) {
-    String sizes = String.format(Locale.ROOT, "a training step of model %s at this batch holds %s of tensors per"
-        + " replica (its forward pass's, before the backward pass adds theirs), %s for the %d replicas on this host"
-        + " at once", model, gib(footprint.heldBytes(batch)), gib(replicas * footprint.heldBytes(batch)), replicas);
-    if (replicas * footprint.heldBytes(batch) > availableBytes) {
-      // The batch suggested keeps the estimated peaks below the share that warns.
-      long largest = footprint.largestBatchWithin((long) (WARN_SHARE * availableBytes / replicas));
-      String fix = largest >= 1
-          ? String.format(Locale.ROOT, "Use --batch-size %d or less (the batch is per worker), fewer --workers, or"
-              + " hosts with more memory.", largest)
-          : "Use fewer --workers or a smaller model: not even one example per replica fits.";
-      throw Errors.invalidFlag(TrainerConfig.BATCH_SIZE.name(), batch,
-          sizes + ", more than the " + gib(availableBytes) + " the host has available", fix);
+    long held = replicas * footprint.heldBytes(batch);
+    long largest = footprint.largestBatchWithin((long) (WARN_SHARE * availableBytes / replicas)
+        - RUNTIME_BYTES_PER_REPLICA);
+    String fix = largest >= 1
+        ? String.format(Locale.ROOT, "use --batch-size %d or less (the batch is per worker), fewer --workers, or"
+            + " hosts with more memory.", largest)
+        : "use fewer --workers or a smaller model: not even one example per replica fits.";
+    if (held > availableBytes) {
+      throw Errors.invalidFlag(TrainerConfig.BATCH_SIZE.name(), batch, String.format(Locale.ROOT, "a training step"
+          + " of model %s at this batch holds %s of tensors per replica (its forward pass's, before the backward pass"
+          + " adds theirs), %s for the %d replicas on this host at once, more than the %s the host has available",
+          model, gib(footprint.heldBytes(batch)), gib(held), replicas, gib(availableBytes)),
+          Character.toUpperCase(fix.charAt(0)) + fix.substring(1));
     }
-    long peaks = replicas * footprint.peakBytes(batch);
-    if (peaks > WARN_SHARE * availableBytes) {
-      return Optional.of(String.format(Locale.ROOT, "--batch-size %d: the %d replicas' training steps of model %s"
-          + " may need up to %s at once (their peaks), close to the %s this host has available; if the JVM is"
-          + " killed (exit code 137), lower --batch-size.", batch, replicas, model, gib(peaks), gib(availableBytes)));
+    long most = replicas * (RUNTIME_BYTES_PER_REPLICA + footprint.peakBytes(batch));
+    if (most > WARN_SHARE * availableBytes) {
+      return Optional.of(String.format(Locale.ROOT, "--batch-size %d: the %d replicas of model %s may need up to %s"
+          + " at once (their training steps' peaks and libtorch's own), %s the %s this host has available; if the"
+          + " JVM is killed (exit code 137), %s", batch, replicas, model, gib(most),
+          most > availableBytes ? "more than" : "close to", gib(availableBytes), fix));
     }
     return Optional.empty();
   }
@@ -63,8 +77,10 @@ final class StepMemoryCheck {
   }
 
   /**
-   * A warning when an executor's replicas ({@code spark.executor.cores / spark.task.cpus}) may need
-   * more at their steps' peaks than the executor's memory overhead, where their tensors live.
+   * A warning when the tensors of an executor's replicas ({@code spark.executor.cores /
+   * spark.task.cpus}) at their steps' peaks alone exceed the executor's memory overhead, where they
+   * live. Only then: the heap the JVM leaves unused also takes native memory before the container's
+   * limit, so a smaller excess may still fit.
    */
   static Optional<String> overheadWarning(SparkConf conf, String model, int batch, StepFootprint footprint) {
     int replicas = Math.max(1, conf.getInt("spark.executor.cores", 1) / conf.getInt("spark.task.cpus", 1));
@@ -77,11 +93,12 @@ final class StepMemoryCheck {
     if (peaks <= overheadMb << 20) {
       return Optional.empty();
     }
-    return Optional.of(String.format(Locale.ROOT, "--batch-size %d: an executor's %d replica(s) of model %s may need"
-        + " up to %s at their training steps' peaks, outside the JVM heap, more than its memory overhead (%d MiB),"
-        + " so its container may be killed (exit code 137). Set spark.executor.memoryOverhead to %dm or more (the"
-        + " peaks and about 512 MiB for libtorch and the JVM's own), or lower --batch-size.", batch, replicas, model,
-        gib(peaks), overheadMb, (peaks >> 20) + 512));
+    long most = peaks + replicas * RUNTIME_BYTES_PER_REPLICA;
+    return Optional.of(String.format(Locale.ROOT, "--batch-size %d: the training steps of an executor's %d"
+        + " replica(s) of model %s may need up to %s outside the JVM heap at their peaks, more than its memory"
+        + " overhead (%d MiB), so its container may be killed (exit code 137). Set spark.executor.memoryOverhead to"
+        + " %dm or more (libtorch's own included), or lower --batch-size.", batch, replicas, model, gib(peaks),
+        overheadMb, (most + (1 << 20) - 1) >> 20));
   }
 
   private static String gib(long bytes) {

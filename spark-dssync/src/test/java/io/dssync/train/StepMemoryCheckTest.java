@@ -32,11 +32,17 @@ class StepMemoryCheckTest {
   }
 
   @Test
-  void stepsWhosePeaksComeCloseToTheAvailableMemoryStartWithAWarning() {
-    Optional<String> warning = StepMemoryCheck.require("cnn", 4, 6_000, CNN, 22 * GIB);
-    assertTrue(warning.isPresent());
-    assertTrue(warning.get().startsWith("--batch-size 6000: ") && warning.get().contains("up to 18.1 GiB at once")
-        && warning.get().contains("close to the 22.0 GiB"), warning.get());
+  void stepsThatMayNeedAlmostOrMoreThanTheAvailableMemoryStartWithAWarningAndABatchThatFits() {
+    Optional<String> close = StepMemoryCheck.require("cnn", 4, 6_500, CNN, 22 * GIB);
+    assertTrue(close.isPresent());
+    String w = close.get();
+    assertTrue(w.startsWith("--batch-size 6500: the 4 replicas of model cnn may need up to 20.6 GiB at once"), w);
+    assertTrue(w.contains("close to the 22.0 GiB this host has available; if the JVM is killed (exit code 137), use"
+        + " --batch-size "), w);
+    Optional<String> over = StepMemoryCheck.require("cnn", 4, 9_000, CNN, 22 * GIB);
+    assertTrue(over.isPresent() && over.get().contains("up to 28.1 GiB at once") && over.get().contains("more than"
+        + " the 22.0 GiB"), over.toString());
+    assertEquals(Optional.empty(), StepMemoryCheck.require("cnn", 4, 6_000, CNN, 22 * GIB));
     assertEquals(Optional.empty(), StepMemoryCheck.require("cnn", 4, 64, CNN, 22 * GIB));
   }
 
@@ -63,9 +69,10 @@ class StepMemoryCheckTest {
     Optional<String> warning = StepMemoryCheck.overheadWarning(conf, "cnn", 1_000, CNN);
     assertTrue(warning.isPresent());
     String w = warning.get();
-    assertTrue(w.startsWith("--batch-size 1000: an executor's 2 replica(s) of model cnn may need up to 1.5 GiB"), w);
+    assertTrue(w.startsWith("--batch-size 1000: the training steps of an executor's 2 replica(s) of model cnn may"
+        + " need up to 1.5 GiB outside the JVM heap"), w);
     assertTrue(w.contains("more than its memory overhead (409 MiB)"), w);
-    assertTrue(w.contains("Set spark.executor.memoryOverhead to 2056m or more"), w);
+    assertTrue(w.contains("Set spark.executor.memoryOverhead to 2057m or more"), w);
     assertEquals(Optional.empty(), StepMemoryCheck.overheadWarning(conf, "cnn", 64, CNN));
     assertEquals(Optional.empty(),
         StepMemoryCheck.overheadWarning(conf.clone().set("spark.executor.memoryOverhead", "2g"), "cnn", 1_000, CNN));
