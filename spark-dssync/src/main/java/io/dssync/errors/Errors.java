@@ -170,6 +170,11 @@ public final class Errors {
    * (same kind and message: Spark ships only its text to the driver), or a STAGE_FAILED error.
    */
   public static DsSyncException fromTaskFailure(Throwable failure) {
+    return fromTaskFailure(failure, "A training stage");
+  }
+
+  /** Like {@link #fromTaskFailure(Throwable)} for the job named {@code job} ("A training stage"). */
+  public static DsSyncException fromTaskFailure(Throwable failure, String job) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof DsSyncException d) {
         return d;
@@ -181,8 +186,8 @@ public final class Errors {
     }
     String text = String.valueOf(failure.getMessage());
     int eol = text.indexOf('\n');
-    return new DsSyncException(ErrorKind.STAGE_FAILED,
-        "A training stage failed: " + (eol > 0 ? text.substring(0, eol) : text) + killedExecutorHint(text), failure);
+    return new DsSyncException(ErrorKind.STAGE_FAILED, job + " failed: " + (eol > 0 ? text.substring(0, eol) : text)
+        + killedExecutorHint(text) + heapHint(text), failure);
   }
 
   private static final java.util.regex.Pattern KILLED = java.util.regex.Pattern.compile("exit(?:ed with)? code 137\\b");
@@ -198,6 +203,21 @@ public final class Errors {
             + " JVM heap: give executors more memory outside the heap (spark.executor.memoryOverhead on YARN and"
             + " Kubernetes, more worker memory on a standalone cluster) or train with a smaller --batch-size."
         : "";
+  }
+
+  /**
+   * A task that ran out of Java heap: the examples are arrays on the heap (of the driver in local
+   * mode, where Spark's "executor driver" runs the tasks; of the executors otherwise).
+   */
+  static String heapHint(String sparkFailure) {
+    if (!sparkFailure.contains("OutOfMemoryError: Java heap space")) {
+      return "";
+    }
+    String where = sparkFailure.contains("executor driver)")
+        ? "the driver's JVM, which runs the tasks in local mode: raise DSSYNC_DRIVER_MEMORY for ./dssync (default"
+            + " 6g), spark-submit's --driver-memory, or DSSYNC_KERNEL_MEMORY when installing the notebook kernel"
+        : "an executor's JVM: raise spark.executor.memory (spark-submit's --executor-memory)";
+    return " A task ran out of Java heap in " + where + ", or train on fewer examples (--train-limit).";
   }
 
   /**

@@ -177,7 +177,7 @@ public final class DsSyncTrainer {
       throw e;
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       // Bad records are found on executors; their DsSyncException reaches us as text.
-      throw Errors.fromTaskFailure(e);
+      throw Errors.fromTaskFailure(e, "Cutting the training data into shards");
     }
     if (test != null) {
       evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);

@@ -31,7 +31,7 @@ class TaskFailureMessageTest {
         "Remote RPC client disassociated."}) {
       DsSyncException e = Errors.fromTaskFailure(new RuntimeException(LOST + reason));
       assertEquals("A training stage failed: " + LOST + reason, e.getMessage());
-      assertFalse(e.getMessage().contains("SIGKILL"), e.getMessage());
+      assertFalse(e.getMessage().contains("SIGKILL") || e.getMessage().contains("heap"), e.getMessage());
     }
   }
 
@@ -41,5 +41,23 @@ class TaskFailureMessageTest {
         + "io.dssync.errors.DsSyncException[SYNC_TIMEOUT]: Rank 1 waited for rank 3\n\tat x"));
     assertEquals(ErrorKind.SYNC_TIMEOUT, e.kind());
     assertEquals("Rank 1 waited for rank 3", e.getMessage());
+  }
+
+  @Test
+  void aTaskOutOfJavaHeapNamesTheJvmWhoseHeapToRaise() {
+    String local = "Job aborted due to stage failure: Task 0 in stage 0.0 failed 1 times, most recent failure: Lost task"
+        + " 0.0 in stage 0.0 (TID 0) (localhost executor driver): java.lang.OutOfMemoryError: Java heap space\n\tat x";
+    DsSyncException e = Errors.fromTaskFailure(new RuntimeException(local), "Cutting the training data into shards");
+    assertEquals(ErrorKind.STAGE_FAILED, e.kind());
+    assertTrue(e.getMessage().startsWith("Cutting the training data into shards failed: Job aborted"), e.getMessage());
+    assertTrue(e.getMessage().endsWith("Java heap space A task ran out of Java heap in the driver's JVM, which runs the"
+        + " tasks in local mode: raise DSSYNC_DRIVER_MEMORY for ./dssync (default 6g), spark-submit's --driver-memory,"
+        + " or DSSYNC_KERNEL_MEMORY when installing the notebook kernel, or train on fewer examples (--train-limit)."),
+        e.getMessage());
+    String remote = LOST.replace("ExecutorLostFailure (executor 2 exited caused by one of the running tasks) Reason: ",
+        "java.lang.OutOfMemoryError: Java heap space");
+    assertTrue(Errors.fromTaskFailure(new RuntimeException(remote)).getMessage().endsWith("Java heap space A task ran"
+        + " out of Java heap in an executor's JVM: raise spark.executor.memory (spark-submit's --executor-memory), or"
+        + " train on fewer examples (--train-limit)."));
   }
 }
