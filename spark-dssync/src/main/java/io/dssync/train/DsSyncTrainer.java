@@ -457,7 +457,8 @@ public final class DsSyncTrainer {
    * in an executor's memory already), measured on the driver's replica.
    */
   private void checkStepMemory(SparkContext sc, WorkerPool pool, int batch, ModelReplica replica) {
-    OptionalInt here = StepMemoryCheck.replicasOnThisHost(sc.master(), pool.size());
+    OptionalInt here = StepMemoryCheck.replicasOnThisHost(sc.master(), pool.size(), ExecutorHosts.of(sc),
+        sc.getConf().get("spark.driver.host", ""));
     OptionalLong available = HostMemory.available();
     boolean hostKnown = here.isPresent() && available.isPresent();
     boolean containers = StepMemoryCheck.inContainers(sc.master());

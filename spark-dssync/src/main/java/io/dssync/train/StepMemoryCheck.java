@@ -2,6 +2,7 @@ package io.dssync.train;
 
 import io.dssync.errors.Errors;
 import io.dssync.replica.StepFootprint;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -11,7 +12,7 @@ import org.apache.spark.SparkConf;
  * Refuses, before the first stage, a fit whose replicas' training steps need more memory at once
  * than the host running them has left: the kernel would end the JVM (exit 137; in a notebook the
  * kernel dies) with no word of why. Checked where the driver sees that host: local and local-cluster
- * masters, whose replicas all run on the driver's machine. On YARN and Kubernetes, whose containers
+ * masters and one-machine standalone clusters, whose replicas all run on the driver's host. On YARN and Kubernetes, whose containers
  * limit an executor's memory outside the heap to its overhead, a warning says when the steps of its
  * replicas may not fit there.
  *
@@ -33,10 +34,22 @@ final class StepMemoryCheck {
 
   private StepMemoryCheck() {}
 
-  /** How many replicas run on the driver's host under {@code master} at once, if all of them do. */
-  static OptionalInt replicasOnThisHost(String master, int workers) {
-    boolean here = LocalMaster.parse(master).isPresent() || LocalClusterMaster.parse(master).isPresent();
-    return here ? OptionalInt.of(workers) : OptionalInt.empty();
+  /**
+   * How many replicas run on the driver's host at once, if all of them do: under local and
+   * local-cluster masters, and on a standalone cluster whose executors all share the driver's host
+   * (one machine running master, workers and driver, as {@code submit-scripts/standalone-cluster} does).
+   */
+  static OptionalInt replicasOnThisHost(String master, int workers, Collection<String> executorHosts,
+      String driverHost) {
+    boolean local = LocalMaster.parse(master).isPresent() || LocalClusterMaster.parse(master).isPresent();
+    boolean standaloneHere = master.startsWith("spark://") && !executorHosts.isEmpty()
+        && executorHosts.stream().allMatch(h -> h.equals(driverHost) || (loopback(h) && loopback(driverHost)));
+    return local || standaloneHere ? OptionalInt.of(workers) : OptionalInt.empty();
+  }
+
+  /** A name of this machine's loopback interface ("localhost", 127.x.x.x, ::1), without asking DNS. */
+  private static boolean loopback(String host) {
+    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
   }
 
   /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.replica.StepFootprint;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.spark.SparkConf;
@@ -55,12 +56,21 @@ class StepMemoryCheckTest {
   }
 
   @Test
-  void onlyLocalMastersRunEveryReplicaOnTheDriversHost() {
-    assertEquals(OptionalInt.of(4), StepMemoryCheck.replicasOnThisHost("local[4]", 4));
-    assertEquals(OptionalInt.of(2), StepMemoryCheck.replicasOnThisHost("local-cluster[2,1,3072]", 2));
-    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("spark://127.0.0.1:7077", 4));
-    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("yarn", 4));
-    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("k8s://https://127.0.0.1:6443", 4));
+  void localMastersAndOneMachineStandaloneClustersRunEveryReplicaOnTheDriversHost() {
+    List<String> none = List.of();
+    assertEquals(OptionalInt.of(4), StepMemoryCheck.replicasOnThisHost("local[4]", 4, none, "127.0.0.1"));
+    assertEquals(OptionalInt.of(2),
+        StepMemoryCheck.replicasOnThisHost("local-cluster[2,1,3072]", 2, List.of("127.0.0.1"), "127.0.0.1"));
+    assertEquals(OptionalInt.of(4),
+        StepMemoryCheck.replicasOnThisHost("spark://127.0.0.1:7077", 4, List.of("127.0.0.1"), "127.0.0.1"));
+    assertEquals(OptionalInt.of(4),
+        StepMemoryCheck.replicasOnThisHost("spark://127.0.0.1:7077", 4, List.of("127.0.0.1"), "localhost"));
+    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("spark://10.0.0.1:7077", 4,
+        List.of("10.0.0.2", "10.0.0.1"), "10.0.0.1"));
+    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("spark://10.0.0.1:7077", 4, none, "10.0.0.1"));
+    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("yarn", 4, List.of("h"), "h"));
+    assertEquals(OptionalInt.empty(),
+        StepMemoryCheck.replicasOnThisHost("k8s://https://127.0.0.1:6443", 4, List.of("h"), "h"));
   }
 
   @Test
