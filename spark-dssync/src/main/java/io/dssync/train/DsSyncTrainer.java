@@ -465,6 +465,7 @@ public final class DsSyncTrainer {
     if (!hostKnown && !containers) {
       return;
     }
+    sc.setJobDescription("dssync: two training examples to measure a step's memory");
     LabeledArrays sample = pool.shards().map(shard -> shard.head(2)).first();
     StepFootprint footprint = replica.stepFootprint(sample.features(), sample.labels(), sample.size());
     String model = config.get(TrainerConfig.MODEL);

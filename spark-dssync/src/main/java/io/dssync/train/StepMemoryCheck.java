@@ -12,9 +12,9 @@ import org.apache.spark.SparkConf;
  * Refuses, before the first stage, a fit whose replicas' training steps need more memory at once
  * than the host running them has left: the kernel would end the JVM (exit 137; in a notebook the
  * kernel dies) with no word of why. Checked where the driver sees that host: local and local-cluster
- * masters and one-machine standalone clusters, whose replicas all run on the driver's host. On YARN and Kubernetes, whose containers
- * limit an executor's memory outside the heap to its overhead, a warning says when the steps of its
- * replicas may not fit there.
+ * masters and one-machine standalone clusters, whose replicas all run on the driver's host. On YARN
+ * and Kubernetes, whose containers limit an executor's memory outside the heap to its overhead, a
+ * warning says when the steps of its replicas may not fit there.
  *
  * <p>The refusal counts only what a step certainly holds (its forward tensors), so it never turns
  * away a fit that would run; the warning and the batch suggested count what a replica may need at
