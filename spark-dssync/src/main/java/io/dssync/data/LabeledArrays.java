@@ -24,11 +24,7 @@ public record LabeledArrays(float[] features, int[] labels, int featureSize, int
   /** The first {@code n} examples (a copy). */
   public LabeledArrays head(int n) {
     int m = Math.min(n, size());
-    float[] f = new float[m * featureSize];
-    System.arraycopy(features, 0, f, 0, f.length);
-    int[] l = new int[m];
-    System.arraycopy(labels, 0, l, 0, m);
-    return new LabeledArrays(f, l, featureSize, numClasses);
+    return HeapArrays.firstExamples(features, labels, m, featureSize, numClasses, "the first " + m + " examples");
   }
 
   /** The examples of {@code parts} one after the other (at least one part; all of one feature size). */
@@ -39,8 +35,8 @@ public record LabeledArrays(float[] features, int[] labels, int featureSize, int
     for (LabeledArrays p : parts) {
       n += p.size();
     }
-    float[] f = new float[n * d];
-    int[] l = new int[n];
+    float[] f = HeapArrays.floats((long) n * d, n + " examples joined from " + parts.size() + " parts");
+    int[] l = HeapArrays.ints(n, n + " examples joined from " + parts.size() + " parts");
     int at = 0;
     for (LabeledArrays p : parts) {
       if (p.featureSize() != d) {

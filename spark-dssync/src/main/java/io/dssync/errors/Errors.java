@@ -210,14 +210,27 @@ public final class Errors {
    * mode, where Spark's "executor driver" runs the tasks; of the executors otherwise).
    */
   static String heapHint(String sparkFailure) {
-    if (!sparkFailure.contains("OutOfMemoryError: Java heap space")) {
-      return "";
-    }
-    String where = sparkFailure.contains("executor driver)")
+    return sparkFailure.contains("OutOfMemoryError: Java heap space")
+        ? " A task ran out of Java heap in " + heapAdvice(sparkFailure.contains("executor driver)")) : "";
+  }
+
+  /** Which heap to raise: the driver's ({@code onDriver}, local mode) or an executor's. */
+  private static String heapAdvice(boolean onDriver) {
+    return (onDriver
         ? "the driver's JVM, which runs the tasks in local mode: raise DSSYNC_DRIVER_MEMORY for ./dssync (default"
             + " 6g), spark-submit's --driver-memory, or DSSYNC_KERNEL_MEMORY when installing the notebook kernel"
-        : "an executor's JVM: raise spark.executor.memory (spark-submit's --executor-memory)";
-    return " A task ran out of Java heap in " + where + ", or train on fewer examples (--train-limit).";
+        : "an executor's JVM: raise spark.executor.memory (spark-submit's --executor-memory)")
+        + ", or train on fewer examples (--train-limit).";
+  }
+
+  /**
+   * Allocating {@code bytes} for {@code what} failed: the JVM's heap ({@code maxHeap}, of which
+   * {@code usedHeap} in use) is too small; {@code onDriver} when the driver runs the task.
+   */
+  public static DsSyncException outOfHeap(String what, long bytes, long maxHeap, long usedHeap, boolean onDriver) {
+    return new DsSyncException(ErrorKind.CONFIG, String.format(Locale.ROOT, "Out of Java heap for %s (%d MiB; the"
+        + " heap holds at most %d MiB, %d MiB of it in use): it is ", what, bytes >> 20, maxHeap >> 20,
+        usedHeap >> 20) + heapAdvice(onDriver));
   }
 
   /**

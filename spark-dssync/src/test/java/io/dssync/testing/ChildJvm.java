@@ -32,12 +32,19 @@ public final class ChildJvm {
   /** Runs {@code mainClass} with {@code args} on {@code jdk}; fails the test after {@code deadline}. */
   public static Run run(Path jdk, Duration deadline, String mainClass, String... args)
       throws IOException, InterruptedException {
+    return run(jdk, deadline, List.of(), mainClass, args);
+  }
+
+  /** Like {@link #run(Path, Duration, String, String...)} with Java options such as {@code -Xmx700m}. */
+  public static Run run(Path jdk, Duration deadline, List<String> javaOptions, String mainClass, String... args)
+      throws IOException, InterruptedException {
     Path build = Path.of(Objects.requireNonNull(System.getProperty("dssync.buildDir"), "run through Maven"));
     String classPath = String.join(File.pathSeparator, build.resolve("test-classes").toString(),
         build.resolve("classes").toString(), build.resolve("lib") + File.separator + "*");
     List<String> command = new ArrayList<>(List.of(jdk.resolve("bin/java").toString()));
     Path moduleFlags = build.getParent().getParent().resolve("submit-scripts/java-module-flags");
     command.addAll(List.of(Files.readString(moduleFlags).trim().split("\\s+")));
+    command.addAll(javaOptions);
     command.addAll(List.of("-cp", classPath, mainClass));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);

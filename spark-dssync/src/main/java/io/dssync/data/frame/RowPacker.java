@@ -1,5 +1,6 @@
 package io.dssync.data.frame;
 
+import io.dssync.data.HeapArrays;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.Errors;
 import java.util.Arrays;
@@ -33,8 +34,13 @@ final class RowPacker {
 
   void add(Object featureValue, Object labelValue) {
     if (size == labels.length) {
-      labels = Arrays.copyOf(labels, size * 2);
-      features = Arrays.copyOf(features, size * 2 * featureSize);
+      String what = size * 2 + " examples " + where;
+      int[] moreLabels = HeapArrays.ints(size * 2L, what);
+      System.arraycopy(labels, 0, moreLabels, 0, size);
+      labels = moreLabels;
+      float[] moreFeatures = HeapArrays.floats(size * 2L * featureSize, what);
+      System.arraycopy(features, 0, moreFeatures, 0, size * featureSize);
+      features = moreFeatures;
     }
     labels[size] = label(labelValue);
     int offset = size * featureSize;
@@ -72,8 +78,7 @@ final class RowPacker {
   }
 
   LabeledArrays result() {
-    return new LabeledArrays(Arrays.copyOf(features, size * featureSize),
-        Arrays.copyOf(labels, size), featureSize, numClasses);
+    return HeapArrays.firstExamples(features, labels, size, featureSize, numClasses, size + " examples " + where);
   }
 
   private int label(Object value) {

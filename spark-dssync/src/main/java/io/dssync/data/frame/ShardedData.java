@@ -1,5 +1,6 @@
 package io.dssync.data.frame;
 
+import io.dssync.data.HeapArrays;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
@@ -121,8 +122,8 @@ public final class ShardedData {
     int d = block.featureSize();
     int first = (int) Math.floorMod(r - offset, (long) workers);
     int count = block.size() > first ? (block.size() - first + workers - 1) / workers : 0;
-    float[] f = new float[count * d];
-    int[] l = new int[count];
+    float[] f = HeapArrays.floats((long) count * d, "shard " + r + " (" + count + " examples)");
+    int[] l = HeapArrays.ints(count, "shard " + r + " (" + count + " examples)");
     for (int k = 0, i = first; k < count; k++, i += workers) {
       System.arraycopy(block.features(), i * d, f, k * d, d);
       l[k] = block.labels()[i];
