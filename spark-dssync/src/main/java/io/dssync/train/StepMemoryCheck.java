@@ -16,8 +16,8 @@ import org.apache.spark.SparkConf;
  * and Kubernetes, whose containers limit an executor's memory outside the heap to its overhead, a
  * warning says when the steps of its replicas may not fit there.
  *
- * <p>The refusal counts only what a step certainly holds (its forward tensors), so it never turns
- * away a fit that would run; the warning and the batch suggested count what a replica may need at
+ * <p>The refusal counts only what a step holds at its peak (its forward tensors; views, such as the
+ * MLP's flattened input, count twice), so it does not turn away a fit that would run; the warning and the batch suggested count what a replica may need at
  * most: its step's estimated peak and {@link #RUNTIME_BYTES_PER_REPLICA}.
  */
 final class StepMemoryCheck {
