@@ -17,8 +17,9 @@ import org.apache.spark.SparkConf;
  * warning says when the steps of its replicas may not fit there.
  *
  * <p>The refusal counts only what a step holds at its peak (its forward tensors; views, such as the
- * MLP's flattened input, count twice), so it does not turn away a fit that would run; the warning and the batch suggested count what a replica may need at
- * most: its step's estimated peak and {@link #RUNTIME_BYTES_PER_REPLICA}.
+ * MLP's flattened input, count twice), so it does not turn away a fit that would run; the warning
+ * and the batch suggested count what a replica may need at most: its step's estimated peak and
+ * {@link #RUNTIME_BYTES_PER_REPLICA}.
  */
 final class StepMemoryCheck {
   /**
