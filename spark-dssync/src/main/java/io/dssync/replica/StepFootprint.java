@@ -1,11 +1,13 @@
 package io.dssync.replica;
 
+import java.io.Serializable;
+
 /**
  * The native memory a replica's training step needs, as a function of the batch: the tensors its
  * forward pass creates, all still held when the backward pass starts, have a part that grows with
  * every example and a part that does not. The backward pass adds the activations' gradients on top.
  */
-public record StepFootprint(long fixedBytes, long bytesPerExample) {
+public record StepFootprint(long fixedBytes, long bytesPerExample) implements Serializable {
   /**
    * Peak resident memory of a step over its forward tensors, measured one replica per fresh JVM on
    * 2026-12-06 at steps of a GB or more, where a host's memory is at stake: cnn 1.52 and 1.37

@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -204,7 +203,7 @@ public final class DsSyncTrainer {
     List<StageMetrics> history = new ArrayList<>();
     long started = System.nanoTime();
     try (pool; ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
-      checkStepMemory(sc, pool, batch, driverReplica);
+      StepFootprint ranksCheckMemory = checkStepMemory(sc, pool, batch, driverReplica);
       ConsensusState consensus = initialState(driverReplica);
       // The stage attempt whose end produced the consensus; null while only the driver has it.
       String consensusFrom = null;
@@ -218,7 +217,7 @@ public final class DsSyncTrainer {
         resumedAtStep = resumed.step();
       }
       Run run = new Run(jsc, pool, runId, spec, lr, batch, totalSteps, new ArrayList<>(), skippedRecords,
-          resumedAtStep);
+          resumedAtStep, ranksCheckMemory);
       for (int stage = firstStage; stage < stages; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
@@ -298,7 +297,8 @@ public final class DsSyncTrainer {
    * retries it collects.
    */
   private record Run(JavaSparkContext jsc, WorkerPool pool, String runId, ModelSpec spec, LearningRateSchedule lr,
-      int batch, long totalSteps, List<StageRetry> retries, long skippedRecords, long resumedAtStep) {
+      int batch, long totalSteps, List<StageRetry> retries, long skippedRecords, long resumedAtStep,
+      StepFootprint ranksCheckMemory) {
     TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds) {
       return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
           wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep);
@@ -324,7 +324,8 @@ public final class DsSyncTrainer {
           config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
           firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(),
-          config.crossRackPrecision(), config.rackLayout());
+          config.crossRackPrecision(), config.rackLayout(),
+          attempt == 1 && history.isEmpty() ? run.ranksCheckMemory() : null);
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));
@@ -453,28 +454,27 @@ public final class DsSyncTrainer {
   }
 
   /**
-   * See {@link StepMemoryCheck}; the footprint comes from two examples of the first shard (they are
-   * in an executor's memory already), measured on the driver's replica.
+   * See {@link StepMemoryCheck}: measures a step's footprint on the driver's replica from two
+   * examples of the first shard (in an executor's memory already), checks this host under local mode,
+   * warns about YARN's and Kubernetes' memory overhead; returns the footprint the ranks of the first
+   * stage check their hosts against (null under local mode, checked here).
    */
-  private void checkStepMemory(SparkContext sc, WorkerPool pool, int batch, ModelReplica replica) {
-    OptionalInt here = StepMemoryCheck.replicasOnThisHost(sc.master(), pool.size(), ExecutorHosts.of(sc),
-        sc.getConf().get("spark.driver.host", ""));
-    OptionalLong available = HostMemory.available();
-    boolean hostKnown = here.isPresent() && available.isPresent();
-    boolean containers = StepMemoryCheck.inContainers(sc.master());
-    if (!hostKnown && !containers) {
-      return;
-    }
+  private StepFootprint checkStepMemory(SparkContext sc, WorkerPool pool, int batch, ModelReplica replica) {
     sc.setJobDescription("dssync: two training examples to measure a step's memory");
     LabeledArrays sample = pool.shards().map(shard -> shard.head(2)).first();
     StepFootprint footprint = replica.stepFootprint(sample.features(), sample.labels(), sample.size());
     String model = config.get(TrainerConfig.MODEL);
-    if (hostKnown) {
-      StepMemoryCheck.require(model, here.getAsInt(), batch, footprint, available.getAsLong()).ifPresent(LOG::warn);
-    }
-    if (containers) {
+    if (StepMemoryCheck.inContainers(sc.master())) {
       StepMemoryCheck.overheadWarning(sc.getConf(), model, batch, footprint).ifPresent(LOG::warn);
     }
+    if (!StepMemoryCheck.driverChecks(sc.master())) {
+      return footprint;
+    }
+    OptionalLong available = HostMemory.available();
+    if (available.isPresent()) {
+      StepMemoryCheck.require(model, pool.size(), batch, footprint, available.getAsLong()).ifPresent(LOG::warn);
+    }
+    return null;
   }
 
   /** Local mode ({@code local}, {@code local[...]}): the replicas are threads of this JVM. */

@@ -4,6 +4,7 @@ import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.collective.CrossRackPrecision;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.OptimizerSpec;
+import io.dssync.replica.StepFootprint;
 import io.dssync.schedule.ProbeScope;
 import io.dssync.schedule.RackLayout;
 import io.dssync.schedule.SchedulePlan;
@@ -21,7 +22,9 @@ import java.io.Serializable;
  * themselves ({@link FirstPlan}) and run it from the stage's first step, judging candidates in
  * stages of {@code stepsPerStage} steps, the fit's (as the driver does when it re-plans); its group
  * averages run {@code allReduce}, with {@code crossRack} on every average across the racks of
- * {@code racks} (the schedule's own racks where it has them).
+ * {@code racks} (the schedule's own racks where it has them). With a {@code memoryCheck} (the fit's
+ * first stage, where the driver cannot see the hosts) each rank first checks that the steps of
+ * its host's ranks fit in that host's memory ({@link StepMemoryCheck}).
  */
 record StageWork(
     String runId,
@@ -43,14 +46,15 @@ record StageWork(
     int stepsPerStage,
     AllReduceAlgorithm allReduce,
     CrossRackPrecision crossRack,
-    RackLayout racks)
+    RackLayout racks,
+    StepFootprint memoryCheck)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
         false, 0, null, null, null, (int) (endStep - firstStep), AllReduceAlgorithm.AUTO,
-        CrossRackPrecision.FP32, RackLayout.byHost());
+        CrossRackPrecision.FP32, RackLayout.byHost(), null);
   }
 
   public int steps() {

@@ -2,19 +2,19 @@ package io.dssync.train;
 
 import io.dssync.errors.Errors;
 import io.dssync.replica.StepFootprint;
-import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalInt;
 import org.apache.spark.SparkConf;
 
 /**
- * Refuses, before the first stage, a fit whose replicas' training steps need more memory at once
- * than the host running them has left: the kernel would end the JVM (exit 137; in a notebook the
- * kernel dies) with no word of why. Checked where the driver sees that host: local and local-cluster
- * masters and one-machine standalone clusters, whose replicas all run on the driver's host. On YARN
- * and Kubernetes, whose containers limit an executor's memory outside the heap to its overhead, a
- * warning says when the steps of its replicas may not fit there.
+ * Refuses a fit whose replicas' training steps need more memory at once than a host running them
+ * has left, before any of them trains: the kernel would end the JVM (exit 137; in a notebook the
+ * kernel dies) with no word of why. Under {@code local[N]} the driver checks its own host before the
+ * first stage (the replicas are its threads); under any other master each rank of the fit's first
+ * stage checks its host for the ranks there, reading that host's memory and cgroup (so YARN and
+ * Kubernetes containers count). On YARN and Kubernetes, whose containers limit an executor's memory
+ * outside the heap to its overhead, the driver also warns when the steps of an executor's replicas
+ * may not fit there.
  *
  * <p>The refusal counts only what a step holds at its peak (its forward tensors; views, such as the
  * MLP's flattened input, count twice), so it does not turn away a fit that would run; the warning
@@ -35,22 +35,20 @@ final class StepMemoryCheck {
 
   private StepMemoryCheck() {}
 
-  /**
-   * How many replicas run on the driver's host at once, if all of them do: under local and
-   * local-cluster masters, and on a standalone cluster whose executors all share the driver's host
-   * (one machine running master, workers and driver, as {@code submit-scripts/standalone-cluster} does).
-   */
-  static OptionalInt replicasOnThisHost(String master, int workers, Collection<String> executorHosts,
-      String driverHost) {
-    boolean local = LocalMaster.parse(master).isPresent() || LocalClusterMaster.parse(master).isPresent();
-    boolean standaloneHere = master.startsWith("spark://") && !executorHosts.isEmpty()
-        && executorHosts.stream().allMatch(h -> h.equals(driverHost) || (loopback(h) && loopback(driverHost)));
-    return local || standaloneHere ? OptionalInt.of(workers) : OptionalInt.empty();
+  /** Whether the driver checks (local mode: the replicas are threads of the driver's JVM), not the ranks. */
+  static boolean driverChecks(String master) {
+    return LocalMaster.parse(master).isPresent();
   }
 
-  /** A name of this machine's loopback interface ("localhost", 127.x.x.x, ::1), without asking DNS. */
-  private static boolean loopback(String host) {
-    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
+  /**
+   * The check of the rank on {@code hostOfRank[rank]} for the ranks of its host (all of them under
+   * local-cluster and on a one-machine cluster); the warning, if any, goes to the executor's log.
+   */
+  static Optional<String> requireOnHost(String model, int batch, StepFootprint footprint, String[] hostOfRank,
+      int rank, long availableBytes) {
+    String host = hostOfRank[rank];
+    int replicas = (int) java.util.Arrays.stream(hostOfRank).filter(host::equals).count();
+    return require(model, replicas, batch, footprint, availableBytes, "executor host " + host);
   }
 
   /**
@@ -61,6 +59,11 @@ final class StepMemoryCheck {
    */
   static Optional<String> require(String model, int replicas, int batch, StepFootprint footprint,
       long availableBytes) {
+    return require(model, replicas, batch, footprint, availableBytes, "this host");
+  }
+
+  private static Optional<String> require(String model, int replicas, int batch, StepFootprint footprint,
+      long availableBytes, String host) {
     long held = replicas * footprint.heldBytes(batch);
     long largest = footprint.largestBatchWithin((long) (WARN_SHARE * availableBytes / replicas)
         - RUNTIME_BYTES_PER_REPLICA);
@@ -71,15 +74,15 @@ final class StepMemoryCheck {
     if (held > availableBytes) {
       throw Errors.invalidFlag(TrainerConfig.BATCH_SIZE.name(), batch, String.format(Locale.ROOT, "a training step"
           + " of model %s at this batch holds %s of tensors per replica (its forward pass's, before the backward pass"
-          + " adds theirs), %s for the %d replicas on this host at once, more than the %s the host has available",
-          model, gib(footprint.heldBytes(batch)), gib(held), replicas, gib(availableBytes)),
+          + " adds theirs), %s for the %d replicas on %s at once, more than the %s it has available",
+          model, gib(footprint.heldBytes(batch)), gib(held), replicas, host, gib(availableBytes)),
           Character.toUpperCase(fix.charAt(0)) + fix.substring(1));
     }
     long most = replicas * (RUNTIME_BYTES_PER_REPLICA + footprint.peakBytes(batch));
     if (most > WARN_SHARE * availableBytes) {
       return Optional.of(String.format(Locale.ROOT, "--batch-size %d: the %d replicas of model %s may need up to %s"
-          + " at once (their training steps' peaks and libtorch's own), %s the %s this host has available; if the"
-          + " JVM is killed (exit code 137), %s", batch, replicas, model, gib(most),
+          + " at once on %s (their training steps' peaks and libtorch's own), %s the %s it has available; if"
+          + " the JVM is killed (exit code 137), %s", batch, replicas, model, gib(most), host,
           most > availableBytes ? "more than" : "close to", gib(availableBytes), fix));
     }
     return Optional.empty();

@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.Iterator;
 import org.apache.spark.BarrierTaskContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.runtime.AbstractFunction1;
 
 /**
@@ -26,6 +28,7 @@ import scala.runtime.AbstractFunction1;
 class WorkerTask
     extends AbstractFunction1<scala.collection.Iterator<LabeledArrays>, scala.collection.Iterator<WorkerResult>>
     implements Serializable {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerTask.class);
   /** Rounds of the all-reduce inside one step, so block ids never collide. */
   static final int ROUND_STEP = 0;
   static final int ROUND_FINAL = 1;
@@ -36,6 +39,12 @@ class WorkerTask
   WorkerTask(StageWork work, StageStart start) {
     this.work = work;
     this.start = start;
+  }
+
+  /** See {@link StepMemoryCheck}: at the fit's first stage, before a step allocates (warnings: executor log). */
+  private void checkMemory(String[] hosts, int rank) {
+    HostMemory.available().ifPresent(bytes -> StepMemoryCheck.requireOnHost(work.model().name(), work.batchSize(),
+        work.memoryCheck(), hosts, rank, bytes).ifPresent(LOG::warn));
   }
 
   /**
@@ -56,6 +65,9 @@ class WorkerTask
     boolean trainedToTheEnd = false;
     try (PushTransport transport = PushTransport.open(ctx, timeout)) {
       String[] hosts = transport.hosts();
+      if (work.memoryCheck() != null) {
+        checkMemory(hosts, transport.rank());
+      }
       GroupSchedule schedule = work.schedule().forHosts(hosts);
       LinkSample links = work.probeLinks()
           ? LinkProbe.run(transport, hosts.length, hosts[transport.rank()], work.firstStep(), work.probeBudgetMs(),

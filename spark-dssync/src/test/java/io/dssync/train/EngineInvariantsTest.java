@@ -267,7 +267,7 @@ class EngineInvariantsTest {
       CrossRackPrecision crossRack, int[] layoutRacks) throws Exception {
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000, false, 0,
-        null, null, null, STEPS, AllReduceAlgorithm.AUTO, crossRack, RackLayout.byHost());
+        null, null, null, STEPS, AllReduceAlgorithm.AUTO, crossRack, RackLayout.byHost(), null);
     ConsensusState start;
     try (ModelReplica init = Replicas.create(cnn, opt, 1)) {
       float[] s = new float[init.stateSize()];

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.replica.StepFootprint;
-import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +24,7 @@ class StepMemoryCheckTest {
     String m = e.getMessage();
     assertTrue(m.startsWith("Invalid --batch-size = 15000: a training step of model cnn"), m);
     assertTrue(m.contains("holds 7.1 GiB of tensors per replica") && m.contains("28.3 GiB for the 4 replicas"), m);
-    assertTrue(m.contains("more than the 22.0 GiB the host has available"), m);
+    assertTrue(m.contains("for the 4 replicas on this host at once, more than the 22.0 GiB it has available"), m);
     long suggested = Long.parseLong(m.replaceAll(".*Use --batch-size (\\d+) or less.*", "$1"));
     assertEquals(Optional.empty(), StepMemoryCheck.require("cnn", 4, (int) suggested, CNN, 22 * GIB),
         "the suggested batch starts without a warning");
@@ -37,8 +35,9 @@ class StepMemoryCheckTest {
     Optional<String> close = StepMemoryCheck.require("cnn", 4, 6_500, CNN, 22 * GIB);
     assertTrue(close.isPresent());
     String w = close.get();
-    assertTrue(w.startsWith("--batch-size 6500: the 4 replicas of model cnn may need up to 20.6 GiB at once"), w);
-    assertTrue(w.contains("close to the 22.0 GiB this host has available; if the JVM is killed (exit code 137), use"
+    assertTrue(w.startsWith("--batch-size 6500: the 4 replicas of model cnn may need up to 20.6 GiB at once on this"
+        + " host"), w);
+    assertTrue(w.contains("close to the 22.0 GiB it has available; if the JVM is killed (exit code 137), use"
         + " --batch-size "), w);
     Optional<String> over = StepMemoryCheck.require("cnn", 4, 9_000, CNN, 22 * GIB);
     assertTrue(over.isPresent() && over.get().contains("up to 28.1 GiB at once") && over.get().contains("more than"
@@ -56,21 +55,19 @@ class StepMemoryCheckTest {
   }
 
   @Test
-  void localMastersAndOneMachineStandaloneClustersRunEveryReplicaOnTheDriversHost() {
-    List<String> none = List.of();
-    assertEquals(OptionalInt.of(4), StepMemoryCheck.replicasOnThisHost("local[4]", 4, none, "127.0.0.1"));
-    assertEquals(OptionalInt.of(2),
-        StepMemoryCheck.replicasOnThisHost("local-cluster[2,1,3072]", 2, List.of("127.0.0.1"), "127.0.0.1"));
-    assertEquals(OptionalInt.of(4),
-        StepMemoryCheck.replicasOnThisHost("spark://127.0.0.1:7077", 4, List.of("127.0.0.1"), "127.0.0.1"));
-    assertEquals(OptionalInt.of(4),
-        StepMemoryCheck.replicasOnThisHost("spark://127.0.0.1:7077", 4, List.of("127.0.0.1"), "localhost"));
-    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("spark://10.0.0.1:7077", 4,
-        List.of("10.0.0.2", "10.0.0.1"), "10.0.0.1"));
-    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("spark://10.0.0.1:7077", 4, none, "10.0.0.1"));
-    assertEquals(OptionalInt.empty(), StepMemoryCheck.replicasOnThisHost("yarn", 4, List.of("h"), "h"));
-    assertEquals(OptionalInt.empty(),
-        StepMemoryCheck.replicasOnThisHost("k8s://https://127.0.0.1:6443", 4, List.of("h"), "h"));
+  void theDriverChecksLocalModeAndEachRankChecksItsHostForTheRanksThere() {
+    assertTrue(StepMemoryCheck.driverChecks("local[4]") && StepMemoryCheck.driverChecks("local"));
+    assertTrue(!StepMemoryCheck.driverChecks("local-cluster[2,1,3072]")
+        && !StepMemoryCheck.driverChecks("spark://127.0.0.1:7077") && !StepMemoryCheck.driverChecks("yarn"));
+    String[] hosts = {"10.0.0.1", "10.0.0.2", "10.0.0.1", "10.0.0.1"};
+    // Three ranks on 10.0.0.1: 3 x 3,000 x 0.506 MB = 4.2 GiB of forward tensors against 4 GiB.
+    DsSyncException e = assertThrows(DsSyncException.class,
+        () -> StepMemoryCheck.requireOnHost("cnn", 3_000, CNN, hosts, 2, 4 * GIB));
+    assertTrue(e.getMessage().contains("4.2 GiB for the 3 replicas on executor host 10.0.0.1 at once, more than the"
+        + " 4.0 GiB it has available"), e.getMessage());
+    // One rank on 10.0.0.2: 1.4 GiB fits, with a warning (its peak and runtime: 2.5 GiB > 90% of 2.6 GiB).
+    Optional<String> alone = StepMemoryCheck.requireOnHost("cnn", 3_000, CNN, hosts, 1, (long) (2.6 * GIB));
+    assertTrue(alone.isPresent() && alone.get().contains("on executor host 10.0.0.2"), alone.toString());
   }
 
   @Test
