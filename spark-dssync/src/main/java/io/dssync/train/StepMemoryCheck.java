@@ -2,6 +2,7 @@ package io.dssync.train;
 
 import io.dssync.errors.Errors;
 import io.dssync.replica.StepFootprint;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import org.apache.spark.SparkConf;
@@ -47,7 +48,7 @@ final class StepMemoryCheck {
   static Optional<String> requireOnHost(String model, int batch, StepFootprint footprint, String[] hostOfRank,
       int rank, long availableBytes) {
     String host = hostOfRank[rank];
-    int replicas = (int) java.util.Arrays.stream(hostOfRank).filter(host::equals).count();
+    int replicas = (int) Arrays.stream(hostOfRank).filter(host::equals).count();
     return require(model, replicas, batch, footprint, availableBytes, "executor host " + host);
   }
 
