@@ -169,11 +169,16 @@ final class DjlReplica implements ModelReplica {
       // Gradients accumulate in libtorch; start every step from zero.
       JniUtils.zeroGrad((PtNDArray) p);
     }
-    NDArray x = step.create(FloatBuffer.wrap(features), inputShape(batchSize));
-    NDArray output = block.forward(store, new NDList(x), true).singletonOrThrow();
-    NDArray loss = objective.loss(new ModelOutput(output, features, labels, 0, batchSize, spec));
+    NDArray loss = trainingLoss(step, features, labels, batchSize);
     JniUtils.backward((PtNDArray) loss, (PtNDArray) step.ones(loss.getShape()), false, false);
     return loss.getFloat();
+  }
+
+  /** A training-mode forward pass and the loss of a batch, their tensors in {@code step}. */
+  private NDArray trainingLoss(NDManager step, float[] features, int[] labels, int batchSize) {
+    NDArray x = step.create(FloatBuffer.wrap(features), inputShape(batchSize));
+    NDArray output = block.forward(store, new NDList(x), true).singletonOrThrow();
+    return objective.loss(new ModelOutput(output, features, labels, 0, batchSize, spec));
   }
 
   @Override
@@ -275,9 +280,7 @@ final class DjlReplica implements ModelReplica {
     TorchRuntime.prepareThread();
     try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
       return TorchRuntime.withGradMode(true, () -> {
-        NDArray x = step.create(FloatBuffer.wrap(features), inputShape(batchSize));
-        NDArray output = block.forward(store, new NDList(x), true).singletonOrThrow();
-        objective.loss(new ModelOutput(output, features, labels, 0, batchSize, spec));
+        trainingLoss(step, features, labels, batchSize);
         long bytes = 0;
         for (NDArray a : step.getManagedArrays()) {
           bytes += a.size() * a.getDataType().getNumOfBytes();

@@ -467,7 +467,7 @@ public final class DsSyncTrainer {
     if (StepMemoryCheck.inContainers(sc.master())) {
       StepMemoryCheck.overheadWarning(sc.getConf(), model, batch, footprint).ifPresent(LOG::warn);
     }
-    if (!StepMemoryCheck.driverChecks(sc.master())) {
+    if (!runsReplicasHere(sc.master())) {
       return footprint;
     }
     OptionalLong available = HostMemory.available();
@@ -478,7 +478,7 @@ public final class DsSyncTrainer {
   }
 
   /** Local mode ({@code local}, {@code local[...]}): the replicas are threads of this JVM. */
-  private static boolean runsReplicasHere(String master) {
+  static boolean runsReplicasHere(String master) {
     return LocalMaster.parse(master).isPresent();
   }
 

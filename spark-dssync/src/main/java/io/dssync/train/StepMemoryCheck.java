@@ -36,11 +36,6 @@ final class StepMemoryCheck {
 
   private StepMemoryCheck() {}
 
-  /** Whether the driver checks (local mode: the replicas are threads of the driver's JVM), not the ranks. */
-  static boolean driverChecks(String master) {
-    return LocalMaster.parse(master).isPresent();
-  }
-
   /**
    * The check of the rank on {@code hostOfRank[rank]} for the ranks of its host (all of them under
    * local-cluster and on a one-machine cluster); the warning, if any, goes to the executor's log.
