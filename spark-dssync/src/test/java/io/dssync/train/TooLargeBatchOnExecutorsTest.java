@@ -6,17 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dssync.data.DatasetSplits;
-import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
-import io.dssync.models.ModelSpec;
-import io.dssync.replica.ModelReplica;
-import io.dssync.replica.OptimizerSpec;
-import io.dssync.replica.Replicas;
-import io.dssync.replica.StepFootprint;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
@@ -27,22 +20,14 @@ import org.junit.jupiter.api.Test;
  * too large fails with the sizes and a batch that fits, not with executors killed by the kernel.
  */
 class TooLargeBatchOnExecutorsTest {
-  private static final String MODEL = "wrn-16-8";
+  private static final String MODEL = TooLargeBatchTest.MODEL;
 
   @Test
   void ranksOfTheFirstStageRefuseABatchWhoseStepsExceedTheirHostsMemory() {
-    OptionalLong available = HostMemory.available();
-    assumeTrue(available.isPresent(), "the host's free memory is known on Linux only");
-    SparkSession spark = TestSpark.session();
-    ModelSpec spec = new ModelSpec(MODEL, 1, 28, 28, 10, 42);
-    DatasetSplits data = TestData.fashionMnist();
-    StepFootprint footprint;
-    try (ModelReplica replica = Replicas.create(spec, OptimizerSpec.sgd(0.9, 0), 1)) {
-      LabeledArrays two = data.train().head(2);
-      footprint = replica.stepFootprint(two.features(), two.labels(), 2);
-    }
     // Both ranks run on this machine: their forward tensors alone a quarter more than its memory now.
-    long batch = (available.getAsLong() / 2 * 5 / 4 - footprint.fixedBytes()) / footprint.bytesPerExample() + 1;
+    long batch = TooLargeBatchTest.batchOfTwoReplicasOverMemory();
+    SparkSession spark = TestSpark.session();
+    DatasetSplits data = TestData.fashionMnist();
     assumeTrue(2 * batch <= data.train().size(), "this host has memory for " + batch + " examples a step");
     TrainerConfig config = TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, 2).set(TrainerConfig.MODEL, MODEL).set(TrainerConfig.BATCH_SIZE, (int) batch)

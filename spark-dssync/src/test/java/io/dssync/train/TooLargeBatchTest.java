@@ -23,21 +23,12 @@ import org.junit.jupiter.api.Test;
  * {@code dssync train} in a JVM of its own, so that without the check only that JVM is killed.
  */
 class TooLargeBatchTest {
-  private static final String MODEL = "wrn-16-8";
+  static final String MODEL = "wrn-16-8";
   private static final int FASHION_MNIST_TRAINING = 60_000;
 
   @Test
   void aBatchWhoseStepsExceedTheHostsMemoryFailsBeforeTrainingWithABatchThatFits() throws Exception {
-    OptionalLong available = HostMemory.available();
-    assumeTrue(available.isPresent(), "the host's free memory is known on Linux only");
-    ModelSpec spec = new ModelSpec(MODEL, 1, 28, 28, 10, 42);
-    StepFootprint footprint;
-    try (ModelReplica replica = Replicas.create(spec, OptimizerSpec.sgd(0.9, 0), 1)) {
-      LabeledArrays two = Synthetic.templates(spec, 2, 0.5f, 1);
-      footprint = replica.stepFootprint(two.features(), two.labels(), 2);
-    }
-    // Two replicas' forward tensors alone a quarter more than all the memory there is now.
-    long batch = (available.getAsLong() / 2 * 5 / 4 - footprint.fixedBytes()) / footprint.bytesPerExample() + 1;
+    long batch = batchOfTwoReplicasOverMemory();
     assumeTrue(2 * batch <= FASHION_MNIST_TRAINING, "this host has memory for " + batch + " examples a step");
 
     ChildJvm.Run run = ChildJvm.run(ChildJvm.thisJdk(), Duration.ofSeconds(240), "io.dssync.cli.Main", "train",
@@ -49,5 +40,21 @@ class TooLargeBatchTest {
     assertTrue(out.contains("dssync: Invalid --batch-size = " + batch + ": a training step of model " + MODEL), out);
     assertTrue(out.matches("(?s).*Use --batch-size \\d+ or less.*"), out);
     assertFalse(out.contains("Exception in thread"), out);
+  }
+
+  /**
+   * The batch of {@link #MODEL} at which two replicas' forward tensors alone are a quarter more than
+   * all the memory this host has now (the test is skipped where that is unknown).
+   */
+  static long batchOfTwoReplicasOverMemory() {
+    OptionalLong available = HostMemory.available();
+    assumeTrue(available.isPresent(), "the host's free memory is known on Linux only");
+    ModelSpec spec = new ModelSpec(MODEL, 1, 28, 28, 10, 42);
+    StepFootprint footprint;
+    try (ModelReplica replica = Replicas.create(spec, OptimizerSpec.sgd(0.9, 0), 1)) {
+      LabeledArrays two = Synthetic.templates(spec, 2, 0.5f, 1);
+      footprint = replica.stepFootprint(two.features(), two.labels(), 2);
+    }
+    return (available.getAsLong() / 2 * 5 / 4 - footprint.fixedBytes()) / footprint.bytesPerExample() + 1;
   }
 }
