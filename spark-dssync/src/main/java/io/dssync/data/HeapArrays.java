@@ -32,13 +32,18 @@ public final class HeapArrays {
   }
 
   /** A copy of the first {@code count} examples of the arrays, or an error naming {@code what} they are. */
-  public static LabeledArrays firstExamples(float[] features, int[] labels, int count, int featureSize,
-      int numClasses, String what) {
+  public static LabeledArrays firstExamples(float[] features, float[] labels, int count, int featureSize,
+      Labels labelSpec, String what) {
     float[] f = floats((long) count * featureSize, what);
     System.arraycopy(features, 0, f, 0, f.length);
-    int[] l = ints(count, what);
-    System.arraycopy(labels, 0, l, 0, count);
-    return new LabeledArrays(f, l, featureSize, numClasses);
+    float[] l = floats((long) count * labelSpec.width(), what);
+    System.arraycopy(labels, 0, l, 0, l.length);
+    return new LabeledArrays(f, l, featureSize, labelSpec);
+  }
+
+  /** A copy of the first {@code count} examples of {@code data}, or an error naming {@code what} they are. */
+  public static LabeledArrays firstExamples(LabeledArrays data, int count, String what) {
+    return firstExamples(data.features(), data.labels(), count, data.featureSize(), data.labelSpec(), what);
   }
 
   private static DsSyncException outOfHeap(String what, long bytes) {

@@ -53,23 +53,24 @@ public final class ShardBatcher {
 
   /**
    * Writes step {@code step}'s batch: {@code batchSize * featureSize} floats into
-   * {@code featuresOut} and {@code batchSize} labels into {@code labelsOut}, both exactly that
+   * {@code featuresOut} and {@code batchSize * labelWidth} into {@code labelsOut}, both exactly that
    * long.
    */
-  public void fill(long step, float[] featuresOut, int[] labelsOut) {
+  public void fill(long step, float[] featuresOut, float[] labelsOut) {
     int f = shard.featureSize();
+    int w = shard.labelWidth();
     if (featuresOut.length != batchSize * f) {
       throw Errors.lengthMismatch("the features buffer", batchSize * f, featuresOut.length);
     }
-    if (labelsOut.length != batchSize) {
-      throw Errors.lengthMismatch("the labels buffer", batchSize, labelsOut.length);
+    if (labelsOut.length != batchSize * w) {
+      throw Errors.lengthMismatch("the labels buffer", batchSize * w, labelsOut.length);
     }
     int n = shard.size();
     long position = firstPosition(step);
     for (int j = 0; j < batchSize; j++, position++) {
       int example = permutation(position / n)[(int) (position % n)];
       System.arraycopy(shard.features(), example * f, featuresOut, j * f, f);
-      labelsOut[j] = shard.labels()[example];
+      System.arraycopy(shard.labels(), example * w, labelsOut, j * w, w);
     }
   }
 

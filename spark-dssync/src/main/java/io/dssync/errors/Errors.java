@@ -257,6 +257,39 @@ public final class Errors {
     return new DsSyncException(ErrorKind.ENGINE, "Model engine failed to " + what + ": " + cause.getMessage(), cause);
   }
 
+  /** A model file ({@code --model-file}) that cannot be trained: {@code problem} says why, {@code fix} what to do. */
+  public static DsSyncException modelFile(String path, String problem, String fix) {
+    return new DsSyncException(ErrorKind.CONFIG, "Cannot train model file " + path + ": " + problem + ". " + fix);
+  }
+
+  /** The libtorch of the engine could not load a TorchScript file that PyTorch {@code writtenBy} wrote. */
+  public static DsSyncException modelFileLoad(String path, String writtenBy, String engineVersion, Throwable cause) {
+    String first = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+    return new DsSyncException(ErrorKind.CONFIG, "Cannot load model file " + path + ": it was written by PyTorch "
+        + writtenBy + " and the engine runs libtorch " + engineVersion + ", which failed with: " + first
+        + ". Export the model with a PyTorch no newer than " + engineVersion + ".", cause);
+  }
+
+  /** A {@code ModelFactory} class that the JVM building a replica cannot load. */
+  public static DsSyncException factoryNotFound(String className, Throwable cause) {
+    String where = onExecutor() ? "on executor " + org.apache.spark.SparkEnv.get().executorId() : "on the driver";
+    return new DsSyncException(ErrorKind.CONFIG, "Model factory class " + className + " cannot be loaded " + where
+        + " (" + cause + "). Ship the jar that holds it with the application: spark-submit --jars my-models.jar (or"
+        + " spark.jars), or add it to the class path of a local run.", cause);
+  }
+
+  private static boolean onExecutor() {
+    org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
+    return env != null && !"driver".equals(env.executorId());
+  }
+
+  /** The model file's own loss ({@code dssync_loss}) returned {@code loss} at {@code step}. */
+  public static DsSyncException customLossNotFinite(long step, double loss) {
+    return diverged("the model file's own loss (dssync_loss) returned " + loss + " at step " + step,
+        "Check dssync_loss against the labels it gets (float32, batch x label width): a log of zero or a division"
+            + " by zero gives NaN; or lower the learning rate.");
+  }
+
   /**
    * Rank {@code rank} was asked to average in {@code group}, which does not contain it: every
    * worker must pass the group the schedule gives its own rank.

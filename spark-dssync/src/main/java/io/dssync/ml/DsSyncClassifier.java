@@ -211,7 +211,7 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     // once per split and sorted every partition.
     HoldOut holdOut = fraction > 0 ? new HoldOut(fraction, config.get(TrainerConfig.SEED)) : null;
     TrainingData data = new TrainingData(frame, getFeaturesCol(), getLabelCol(), shape.channels(),
-        shape.height(), shape.width(), classes, null, input.vocabSize(), null, holdOut);
+        shape.height(), shape.width(), classes, null, input.vocabSize(), null, holdOut, 1);
     ProgressListener listener = progress.andThen(new SparkUiMetrics(dataset.sparkSession().sparkContext()));
     String metricsPath = getOrDefault(p.metricsPath);
     try (MetricsLog log = metricsPath.isEmpty() ? null

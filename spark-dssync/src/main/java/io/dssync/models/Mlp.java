@@ -23,6 +23,6 @@ final class Mlp {
         .add(Activation.reluBlock())
         .add(Linear.builder().setUnits(128).build())
         .add(Activation.reluBlock())
-        .add(Linear.builder().setUnits(spec.numClasses()).build());
+        .add(Linear.builder().setUnits(spec.outputSize()).build());
   }
 }

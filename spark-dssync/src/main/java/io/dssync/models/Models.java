@@ -57,7 +57,7 @@ public final class Models {
     Family family = family(spec.name());
     Matcher m = family.pattern().matcher(spec.name());
     m.matches();
-    checkShape(spec, family);
+    checkShape(spec);
     return family.builder().apply(spec, m);
   }
 
@@ -95,14 +95,10 @@ public final class Models {
     throw Errors.unknownName("model", String.valueOf(name), PATTERNS);
   }
 
-  private static void checkShape(ModelSpec spec, Family family) {
-    positive("model.channels", spec.channels());
-    positive("model.height", spec.height());
-    positive("model.width", spec.width());
-    if (spec.numClasses() < 2) {
-      throw Errors.invalidSetting("model.numClasses", spec.numClasses(), "must be at least 2",
-          "Set it to the number of classes of the dataset (10 for Fashion-MNIST and CIFAR-10).");
-    }
+  /** The checks of {@link #checkCommon} and those of the family of {@code spec.name()}: its inputs and task. */
+  static void checkShape(ModelSpec spec) {
+    Family family = family(spec.name());
+    checkCommon(spec);
     switch (family.input()) {
       case DENSE -> { }
       case TOKENS -> ids(spec, 1, "token ids of 1 x 1 x L (one sequence per example)");
@@ -122,6 +118,27 @@ public final class Models {
         }
       }
       default -> throw new IllegalStateException(family.input().name());
+    }
+  }
+
+  /**
+   * What every model needs: a positive input shape, and for a loss of class labels at least two classes
+   * (a binary task counts its two).
+   */
+  static void checkCommon(ModelSpec spec) {
+    positive("model.channels", spec.channels());
+    positive("model.height", spec.height());
+    positive("model.width", spec.width());
+    if (spec.lossKind().classLabels() && spec.numClasses() < 2) {
+      throw Errors.invalidSetting("model.numClasses", spec.numClasses(), "a " + spec.lossKind().flagName()
+          + " loss needs class labels, at least 2 classes", spec.numClasses() == 0
+          ? "The labels are real values: choose a loss for them (--loss mse, l1, huber or multi-label)."
+          : "Set it to the number of classes of the dataset (10 for Fashion-MNIST and CIFAR-10).");
+    }
+    if (!spec.lossKind().classLabels() && spec.numClasses() > 0 && spec.lossKind() != LossKind.CUSTOM) {
+      throw Errors.invalidSetting("loss", spec.lossKind().flagName(), "it needs real-valued labels, but the data"
+          + " has class labels (" + spec.numClasses() + " classes)", "Use --loss cross-entropy for class labels,"
+          + " or give the data real-valued labels.");
     }
   }
 

@@ -34,7 +34,7 @@ final class SmallCnn {
         .add(Blocks.batchFlattenBlock())
         .add(Linear.builder().setUnits(128).build())
         .add(Activation.reluBlock())
-        .add(Linear.builder().setUnits(spec.numClasses()).build());
+        .add(Linear.builder().setUnits(spec.outputSize()).build());
   }
 
   private static Block convBlock(int filters) {

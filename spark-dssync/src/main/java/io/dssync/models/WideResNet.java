@@ -56,7 +56,7 @@ final class WideResNet {
     return net.add(BatchNorm.builder().build())
         .add(Activation.reluBlock())
         .add(Pool.globalAvgPool2dBlock())
-        .add(Linear.builder().setUnits(spec.numClasses()).build());
+        .add(Linear.builder().setUnits(spec.outputSize()).build());
   }
 
   private static Block basicBlock(int in, int out, int stride) {

@@ -8,7 +8,7 @@ final class Auc {
   private Auc() {}
 
   /** The AUC, or NaN when one of the two classes is absent (the curve is undefined then). */
-  public static double of(float[] scores, int[] labels, int count) {
+  public static double of(float[] scores, float[] labels, int count) {
     Integer[] order = new Integer[count];
     for (int i = 0; i < count; i++) {
       order[i] = i;
@@ -25,7 +25,7 @@ final class Auc {
       }
       double meanRank = (i + j) / 2.0 + 1;
       for (int k = i; k <= j; k++) {
-        if (labels[order[k]] == 1) {
+        if (labels[order[k]] == 1f) {
           positives++;
           positiveRankSum += meanRank;
         }

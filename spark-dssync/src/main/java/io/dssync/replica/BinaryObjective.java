@@ -1,6 +1,7 @@
 package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
+import io.dssync.data.Labels;
 import io.dssync.errors.Errors;
 import io.dssync.models.AutogradScalars;
 import io.dssync.models.ModelSpec;
@@ -13,10 +14,10 @@ import java.util.Arrays;
  */
 final class BinaryObjective extends Objective {
   @Override
-  void check(float[] features, int[] labels, int count, ModelSpec spec) {
+  void check(float[] features, float[] labels, int count, ModelSpec spec) {
     for (int i = 0; i < count; i++) {
       if (labels[i] != 0 && labels[i] != 1) {
-        throw Errors.badRecord("at index " + i, "label " + labels[i] + " is not 0 or 1",
+        throw Errors.badRecord("at index " + i, "label " + Labels.format(labels[i]) + " is not 0 or 1",
             "Binary models (deepfm) need labels 0 (no click) or 1 (click) and numClasses = 2.");
       }
     }
@@ -39,7 +40,7 @@ final class BinaryObjective extends Objective {
   Scorer scorer() {
     return new Scorer() {
       private float[] scores = new float[1024];
-      private int[] labels = new int[1024];
+      private float[] labels = new float[1024];
       private int count;
       private double lossSum;
       private long correct;
@@ -54,7 +55,7 @@ final class BinaryObjective extends Objective {
           labels = Arrays.copyOf(labels, size);
         }
         for (int i = 0; i < out.n(); i++) {
-          int label = out.labels()[out.from() + i];
+          float label = out.labels()[out.from() + i];
           scores[count] = z[i];
           labels[count] = label;
           correct += (z[i] > 0) == (label == 1) ? 1 : 0;
@@ -71,6 +72,11 @@ final class BinaryObjective extends Objective {
             Auc.of(scores, labels, count));
       }
     };
+  }
+
+  @Override
+  int predictionWidth(ModelSpec spec) {
+    return 2;
   }
 
   @Override

@@ -2,29 +2,24 @@ package io.dssync.replica;
 
 import ai.djl.engine.EngineException;
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
-import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import ai.djl.nn.Block;
-import ai.djl.nn.Parameter;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
-import ai.djl.training.ParameterStore;
-import ai.djl.training.initializer.Initializer;
 import io.dssync.errors.Errors;
+import io.dssync.models.BlockSource;
+import io.dssync.models.ModelSource;
 import io.dssync.models.ModelSpec;
-import io.dssync.models.Models;
+import io.dssync.models.TorchScriptModel;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * A {@link ModelReplica} on DJL/PyTorch. State = trainable parameters in
- * {@code block.getParameters()} order, then the non-trainable ones (BatchNorm running mean and
- * variance) in the same order.
+ * A {@link ModelReplica} on DJL/PyTorch over a {@link ReplicaModel} of any source. State = trainable
+ * parameters in the model's order, then its averaged buffers (BatchNorm running mean and variance).
  *
  * <p>Backward runs through libtorch directly with thread-local grad mode instead of DJL's
  * {@code PtGradientCollector}, which is a JVM-wide singleton and would fail when Spark runs
@@ -37,9 +32,8 @@ final class DjlReplica implements ModelReplica {
 
   private final ModelSpec spec;
   private final NDManager manager;
-  private final Block block;
-  private final ParameterStore store;
-  private final List<NDArray> trainable = new ArrayList<>();
+  private final ReplicaModel model;
+  private final List<NDArray> trainable;
   private final FlatTensors state;
   private final int trainableSize;
   private final LocalOptimizer optimizer;
@@ -49,39 +43,27 @@ final class DjlReplica implements ModelReplica {
 
   DjlReplica(ModelSpec spec, OptimizerSpec optimizerSpec, int threads) {
     this.spec = spec;
-    Block built = Models.build(spec);
-    this.objective = Objective.of(Models.lossKind(spec.name()));
+    ModelSource source = spec.modelSource();
+    source.check(spec);
     this.manager = TorchRuntime.newManager(threads);
     try {
       TorchRuntime.prepareThread();
-      this.block = built;
-      // Zeros, not DJL's random initialisers: those draw from the torch global generator.
-      block.setInitializer(Initializer.ZEROS, p -> true);
-      block.initialize(manager, DataType.FLOAT32, inputShape(1));
-      List<Parameter> ordered = new ArrayList<>();
-      List<NDArray> statistics = new ArrayList<>();
-      for (Parameter p : block.getParameters().values()) {
-        if (p.requiresGradient()) {
-          ordered.add(p);
-          trainable.add(p.getArray());
-        }
-      }
-      for (Parameter p : block.getParameters().values()) {
-        if (!p.requiresGradient()) {
-          ordered.add(p);
-          statistics.add(p.getArray());
-        }
-      }
+      this.model = source instanceof BlockSource blocks ? new BlockModel(blocks, spec, manager)
+          : new ScriptModel((TorchScriptModel) source, manager);
+      this.objective = Objective.of(spec.lossKind(), model);
+      this.trainable = model.trainable();
       List<NDArray> all = new ArrayList<>(trainable);
-      all.addAll(statistics);
+      all.addAll(model.buffers());
       this.state = new FlatTensors(all);
       this.trainableSize = new FlatTensors(trainable).size();
-      this.store = new ParameterStore(manager, false);
       this.optimizer = LocalOptimizer.create(optimizerSpec, trainable, manager);
-      writeState(SeededInit.values(ordered, spec.seed(), state.size()));
+      float[] initial = model.initialState(spec.seed(), state.size());
+      if (initial != null) {
+        writeState(initial);
+      }
     } catch (RuntimeException e) {
       manager.close();
-      throw e instanceof EngineException ? Errors.engineFailure("build model " + spec.name(), e) : e;
+      throw e instanceof EngineException ? Errors.engineFailure("build model " + source.describe(), e) : e;
     }
   }
 
@@ -139,7 +121,7 @@ final class DjlReplica implements ModelReplica {
   }
 
   @Override
-  public float trainStep(float[] features, int[] labels, int batchSize, float learningRate) {
+  public float trainStep(float[] features, float[] labels, int batchSize, float learningRate) {
     checkInputs(features, labels, batchSize);
     if (batchSize == 0) {
       throw Errors.invalidSetting("batch size", 0, "must be at least 1 for a training step",
@@ -160,11 +142,11 @@ final class DjlReplica implements ModelReplica {
       optimizerSteps++;
       return loss;
     } catch (EngineException e) {
-      throw Errors.engineFailure("run a training step of model " + spec.name(), e);
+      throw Errors.engineFailure("run a training step of model " + spec.modelSource().describe(), e);
     }
   }
 
-  private float forwardBackward(NDManager step, float[] features, int[] labels, int batchSize) {
+  private float forwardBackward(NDManager step, float[] features, float[] labels, int batchSize) {
     for (NDArray p : trainable) {
       // Gradients accumulate in libtorch; start every step from zero.
       JniUtils.zeroGrad((PtNDArray) p);
@@ -175,26 +157,26 @@ final class DjlReplica implements ModelReplica {
   }
 
   /** A training-mode forward pass and the loss of a batch, their tensors in {@code step}. */
-  private NDArray trainingLoss(NDManager step, float[] features, int[] labels, int batchSize) {
+  NDArray trainingLoss(NDManager step, float[] features, float[] labels, int batchSize) {
     NDArray x = step.create(FloatBuffer.wrap(features), inputShape(batchSize));
-    NDArray output = block.forward(store, new NDList(x), true).singletonOrThrow();
+    NDArray output = model.forward(x, true);
     return objective.loss(new ModelOutput(output, features, labels, 0, batchSize, spec));
   }
 
   @Override
-  public Evaluation evaluate(float[] features, int[] labels, int count) {
+  public Evaluation evaluate(float[] features, float[] labels, int count) {
     checkInputs(features, labels, count);
     TorchRuntime.prepareThread();
     return score(features, labels, count);
   }
 
   @Override
-  public Evaluation evaluate(float[] features, int[] labels, int count, int threads) {
+  public Evaluation evaluate(float[] features, float[] labels, int count, int threads) {
     checkInputs(features, labels, count);
     return TorchRuntime.withThreads(threads, () -> score(features, labels, count));
   }
 
-  private Evaluation score(float[] features, int[] labels, int count) {
+  private Evaluation score(float[] features, float[] labels, int count) {
     Objective.Scorer scorer = objective.scorer();
     try {
       for (int start = 0; start < count; start += EVAL_BATCH) {
@@ -208,17 +190,18 @@ final class DjlReplica implements ModelReplica {
         });
       }
     } catch (EngineException e) {
-      throw Errors.engineFailure("evaluate model " + spec.name(), e);
+      throw Errors.engineFailure("evaluate model " + spec.modelSource().describe(), e);
     }
     return scorer.result();
   }
 
   @Override
   public float[] predictProbabilities(float[] features, int count) {
-    int[] noLabels = new int[count];
-    checkInputs(features, noLabels, count);
+    float[] noLabels = new float[count * spec.labelWidth()];
+    InputChecks.features(features, count, spec.featureSize());
+    InputChecks.ids(features, count, spec);
     TorchRuntime.prepareThread();
-    int classes = spec.numClasses();
+    int classes = objective.predictionWidth(spec);
     float[] out = new float[count * classes];
     try {
       for (int start = 0; start < count; start += EVAL_BATCH) {
@@ -233,7 +216,7 @@ final class DjlReplica implements ModelReplica {
         System.arraycopy(chunk, 0, out, from * classes, n * classes);
       }
     } catch (EngineException e) {
-      throw Errors.engineFailure("predict with model " + spec.name(), e);
+      throw Errors.engineFailure("predict with model " + spec.modelSource().describe(), e);
     }
     return out;
   }
@@ -252,7 +235,7 @@ final class DjlReplica implements ModelReplica {
   }
 
   @Override
-  public StepFootprint stepFootprint(float[] features, int[] labels, int count) {
+  public StepFootprint stepFootprint(float[] features, float[] labels, int count) {
     checkInputs(features, labels, count);
     if (count < 1) {
       throw Errors.invalidSetting("sample examples", count, "the footprint needs at least one",
@@ -263,11 +246,12 @@ final class DjlReplica implements ModelReplica {
     readState(before);
     try {
       int fs = spec.featureSize();
-      long one = forwardTensorBytes(Arrays.copyOf(features, fs), Arrays.copyOf(labels, 1), 1);
+      int w = spec.labelWidth();
+      long one = forwardTensorBytes(Arrays.copyOf(features, fs), Arrays.copyOf(labels, w), 1);
       if (count < 2) {
         return new StepFootprint(0, one);
       }
-      long two = forwardTensorBytes(Arrays.copyOf(features, 2 * fs), Arrays.copyOf(labels, 2), 2);
+      long two = forwardTensorBytes(Arrays.copyOf(features, 2 * fs), Arrays.copyOf(labels, 2 * w), 2);
       long perExample = Math.max(1, two - one);
       return new StepFootprint(Math.max(0, one - perExample), perExample);
     } finally {
@@ -276,7 +260,7 @@ final class DjlReplica implements ModelReplica {
   }
 
   /** Bytes of the tensors a training step's forward pass and loss create at this batch. */
-  long forwardTensorBytes(float[] features, int[] labels, int batchSize) {
+  long forwardTensorBytes(float[] features, float[] labels, int batchSize) {
     TorchRuntime.prepareThread();
     try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
       return TorchRuntime.withGradMode(true, () -> {
@@ -288,7 +272,7 @@ final class DjlReplica implements ModelReplica {
         return bytes;
       });
     } catch (EngineException e) {
-      throw Errors.engineFailure("measure a training step of model " + spec.name(), e);
+      throw Errors.engineFailure("measure a training step of model " + spec.modelSource().describe(), e);
     }
   }
 
@@ -297,9 +281,9 @@ final class DjlReplica implements ModelReplica {
     return manager.getManagedArrays().size();
   }
 
-  /** Lengths, label range, id range, then the task's own rules (masked-LM targets, 0/1 labels). */
-  private void checkInputs(float[] features, int[] labels, int count) {
-    InputChecks.batch(features, labels, count, spec.featureSize(), spec.numClasses());
+  /** Lengths, label values, id range, then the task's own rules (masked-LM targets, 0/1 labels). */
+  private void checkInputs(float[] features, float[] labels, int count) {
+    InputChecks.batch(features, labels, count, spec);
     InputChecks.ids(features, count, spec);
     objective.check(features, labels, count, spec);
   }
@@ -308,7 +292,7 @@ final class DjlReplica implements ModelReplica {
   private NDArray infer(NDManager step, float[] features, int from, int n) {
     int fs = spec.featureSize();
     NDArray x = step.create(FloatBuffer.wrap(features, from * fs, n * fs), inputShape(n));
-    return block.forward(store, new NDList(x), false).singletonOrThrow();
+    return model.forward(x, false);
   }
 
   private Shape inputShape(int batch) {

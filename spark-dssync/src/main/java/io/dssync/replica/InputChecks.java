@@ -1,5 +1,6 @@
 package io.dssync.replica;
 
+import io.dssync.data.Labels;
 import io.dssync.errors.Errors;
 import io.dssync.models.ModelSpec;
 
@@ -7,7 +8,27 @@ import io.dssync.models.ModelSpec;
 final class InputChecks {
   private InputChecks() {}
 
-  static void batch(float[] features, int[] labels, int count, int featureSize, int numClasses) {
+  /**
+   * {@code count} examples: {@code count * featureSize} features and {@code count * labelWidth} labels, class
+   * indices in 0..numClasses-1 for class tasks and finite values otherwise.
+   */
+  static void batch(float[] features, float[] labels, int count, ModelSpec spec) {
+    features(features, count, spec.featureSize());
+    int w = spec.labelWidth();
+    if (labels.length != (long) count * w) {
+      throw Errors.lengthMismatch("labels of " + count + " examples x " + w + " values", count * w, labels.length);
+    }
+    Labels rule = spec.lossKind().classLabels() ? Labels.classes(Math.max(1, spec.numClasses())) : Labels.values(w);
+    for (int i = 0; i < labels.length; i++) {
+      String problem = rule.problem(labels[i], i % w);
+      if (problem != null) {
+        throw Errors.badRecord("at index " + i / w, problem, spec.lossKind().classLabels()
+            ? "Check that the model's numClasses matches the dataset's labels." : rule.fix());
+      }
+    }
+  }
+
+  static void features(float[] features, int count, int featureSize) {
     if (count < 0) {
       throw Errors.invalidSetting("batch size", count, "must be >= 0", "Pass the number of examples.");
     }
@@ -15,16 +36,6 @@ final class InputChecks {
     if (features.length != expected) {
       throw Errors.lengthMismatch("features of " + count + " examples x " + featureSize
           + " floats", (int) Math.min(expected, Integer.MAX_VALUE), features.length);
-    }
-    if (labels.length != count) {
-      throw Errors.lengthMismatch("labels of " + count + " examples", count, labels.length);
-    }
-    for (int i = 0; i < count; i++) {
-      int label = labels[i];
-      if (label < 0 || label >= numClasses) {
-        throw Errors.badRecord("at index " + i, "label " + label + " is outside 0.."
-            + (numClasses - 1), "Check that the model's numClasses matches the dataset's labels.");
-      }
     }
   }
 

@@ -18,7 +18,7 @@ final class MaskedLmObjective extends Objective {
   static final int NOT_MASKED = -1;
 
   @Override
-  void check(float[] features, int[] labels, int count, ModelSpec spec) {
+  void check(float[] features, float[] labels, int count, ModelSpec spec) {
     int width = spec.width();
     for (int i = 0; i < count; i++) {
       int base = i * spec.featureSize() + TARGET_ROW * width;

@@ -7,4 +7,4 @@ import io.dssync.models.ModelSpec;
  * A model's output for examples {@code from .. from+n-1} of {@code features} / {@code labels}
  * (the arrays the replica was given), for an {@link Objective} to score.
  */
-record ModelOutput(NDArray output, float[] features, int[] labels, int from, int n, ModelSpec spec) {}
+record ModelOutput(NDArray output, float[] features, float[] labels, int from, int n, ModelSpec spec) {}

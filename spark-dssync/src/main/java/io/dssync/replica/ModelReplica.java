@@ -37,40 +37,42 @@ public interface ModelReplica extends AutoCloseable {
 
   /**
    * One training step on {@code batchSize} examples: forward, loss, backward, zero-then-accumulate
-   * gradients, optimizer update with learning rate {@code learningRate}. The loss is the model's
-   * {@link LossKind}'s: softmax cross-entropy, masked-LM cross-entropy over the masked positions, or
-   * binary log-loss.
+   * gradients, optimizer update with learning rate {@code learningRate}. The loss is the spec's
+   * {@code LossKind}: softmax cross-entropy, masked-LM cross-entropy over the masked positions, binary or
+   * multi-label log-loss, MSE / L1 / Huber, or a TorchScript file's own.
    *
    * @param features row-major, {@code batchSize * featureSize} floats
-   * @param labels class indices in 0..numClasses-1
+   * @param labels row-major, {@code batchSize * labelWidth} floats: class indices in 0..numClasses-1
+   *     (exact integers) for class tasks, real values otherwise
    * @return the mean loss of the batch before the update
    */
-  float trainStep(float[] features, int[] labels, int batchSize, float learningRate);
+  float trainStep(float[] features, float[] labels, int batchSize, float learningRate);
 
   /**
    * The native memory a training step needs for any batch, measured by forward passes over the first
    * one and two of {@code count} (at least one) sample examples.
    * Leaves the replica's state as it was.
    */
-  StepFootprint stepFootprint(float[] features, int[] labels, int count);
+  StepFootprint stepFootprint(float[] features, float[] labels, int count);
 
   /**
    * Evaluates on {@code count} examples in inference mode (BatchNorm uses running statistics).
    * Nothing is updated. The evaluation carries the task's metric (accuracy, masked-token accuracy,
    * or the AUC over all {@code count} examples).
    */
-  Evaluation evaluate(float[] features, int[] labels, int count);
+  Evaluation evaluate(float[] features, float[] labels, int count);
 
   /**
-   * As {@link #evaluate(float[], int[], int)}, with up to {@code threads} intra-op threads on the
+   * As {@link #evaluate(float[], float[], int)}, with up to {@code threads} intra-op threads on the
    * calling thread instead of the replica's: for the driver between stages, when no replica of this
    * JVM trains and that many cores are idle. Same result up to the order of float sums.
    */
-  Evaluation evaluate(float[] features, int[] labels, int count, int threads);
+  Evaluation evaluate(float[] features, float[] labels, int count, int threads);
 
   /**
    * Class probabilities (softmax of the logits) for {@code count} examples in inference mode,
-   * row-major: {@code count * numClasses} floats (binary models: P(0), P(1)). Nothing is updated.
+   * row-major: {@code count * numClasses} floats (binary models: P(0), P(1); multi-label: one sigmoid per
+   * label; regression and a file's own loss: the model's outputs). Nothing is updated.
    * Masked-LM models score positions, not examples, and refuse.
    */
   float[] predictProbabilities(float[] features, int count);

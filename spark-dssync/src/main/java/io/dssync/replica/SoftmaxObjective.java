@@ -25,7 +25,7 @@ final class SoftmaxObjective extends Objective {
         lossSum += loss(out).getFloat() * (double) out.n();
         long[] predicted = out.output().argMax(1).toLongArray();
         for (int i = 0; i < out.n(); i++) {
-          correct += predicted[i] == out.labels()[out.from() + i] ? 1 : 0;
+          correct += predicted[i] == (long) out.labels()[out.from() + i] ? 1 : 0;
         }
         count += out.n();
       }
@@ -46,7 +46,7 @@ final class SoftmaxObjective extends Objective {
     int classes = out.spec().numClasses();
     float[] mask = new float[out.n() * classes];
     for (int i = 0; i < out.n(); i++) {
-      mask[i * classes + out.labels()[out.from() + i]] = 1f;
+      mask[i * classes + (int) out.labels()[out.from() + i]] = 1f;
     }
     return out.output().getManager().create(mask, new Shape(out.n(), classes));
   }

@@ -49,6 +49,11 @@ final class TorchRuntime {
   }
 
   /** Intra-op threads every replica in this JVM uses. */
+  /** The version of libtorch under the engine (the newest PyTorch whose TorchScript files it surely reads). */
+  static String libtorchVersion() {
+    return ai.djl.engine.Engine.getEngine(ENGINE).getVersion();
+  }
+
   static int threads() {
     return threads;
   }

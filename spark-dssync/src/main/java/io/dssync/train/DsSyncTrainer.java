@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.Labels;
 import io.dssync.data.frame.DataFrames;
 import io.dssync.data.frame.HoldOut;
 import io.dssync.data.frame.ShardedData;
@@ -133,8 +134,9 @@ public final class DsSyncTrainer {
       executorEnv.put(e._1(), e._2());
     }
     allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
-    ModelSpec spec = new ModelSpec(config.get(TrainerConfig.MODEL), data.channels(), data.height(),
-        data.width(), data.numClasses(), config.get(TrainerConfig.SEED), data.vocabSize());
+    ModelSpec spec = ModelFiles.spec(config, data, ModelFiles.source(config, sc.hadoopConfiguration()));
+    Labels labels = spec.lossKind().classLabels() ? Labels.classes(data.numClasses())
+        : Labels.values(data.labelWidth());
     boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     WorkerPool pool;
@@ -145,8 +147,7 @@ public final class DsSyncTrainer {
       Dataset<Row> input = data.frame();
       if (skipBad) {
         inputRows = input.count();
-        input = DataFrames.dropBadRecords(input, data.featuresCol(), data.labelCol(), data.featureSize(),
-            data.numClasses());
+        input = DataFrames.dropBadRecords(input, data.featuresCol(), data.labelCol(), data.featureSize(), labels);
       }
       Dataset<Row> frame = input;
       // Examples already in this JVM are cut into shards directly (same shards, without reading the
@@ -157,7 +158,7 @@ public final class DsSyncTrainer {
           ? size -> ShardedData.shard(jsc, data.inMemory(), size)
           : size -> {
             ShardedData.Cut cut = ShardedData.shard(frame, data.featuresCol(), data.labelCol(), data.featureSize(),
-                data.numClasses(), size, data.holdOut());
+                labels, size, data.holdOut());
             heldOut.compareAndSet(null, cut.heldOut());
             return cut.training();
           };
@@ -202,8 +203,9 @@ public final class DsSyncTrainer {
 
     List<StageMetrics> history = new ArrayList<>();
     long started = System.nanoTime();
-    try (pool; ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
-      StepFootprint ranksCheckMemory = checkStepMemory(sc, pool, batch, driverReplica);
+    try (pool; ModelFiles.Shipped shipped = ModelFiles.ship(spec, jsc);
+        ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
+      StepFootprint ranksCheckMemory = checkStepMemory(sc, pool, batch, driverReplica, spec);
       ConsensusState consensus = initialState(driverReplica);
       // The stage attempt whose end produced the consensus; null while only the driver has it.
       String consensusFrom = null;
@@ -216,8 +218,8 @@ public final class DsSyncTrainer {
         firstStage = resumed.stagesDone();
         resumedAtStep = resumed.step();
       }
-      Run run = new Run(jsc, pool, runId, spec, lr, batch, totalSteps, new ArrayList<>(), skippedRecords,
-          resumedAtStep, ranksCheckMemory);
+      Run run = new Run(jsc, pool, runId, spec, shipped.spec(), lr, batch, totalSteps, new ArrayList<>(),
+          skippedRecords, resumedAtStep, ranksCheckMemory);
       for (int stage = firstStage; stage < stages; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
@@ -296,8 +298,8 @@ public final class DsSyncTrainer {
    * What stays the same for every stage of one fit (the pool changes size when elastic), and the
    * retries it collects.
    */
-  private record Run(JavaSparkContext jsc, WorkerPool pool, String runId, ModelSpec spec, LearningRateSchedule lr,
-      int batch, long totalSteps, List<StageRetry> retries, long skippedRecords, long resumedAtStep,
+  private record Run(JavaSparkContext jsc, WorkerPool pool, String runId, ModelSpec spec, ModelSpec shippedSpec,
+      LearningRateSchedule lr, int batch, long totalSteps, List<StageRetry> retries, long skippedRecords, long resumedAtStep,
       StepFootprint ranksCheckMemory) {
     TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds) {
       return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
@@ -320,7 +322,7 @@ public final class DsSyncTrainer {
       // A retry on an elastic pool that shrank has no plan for its size: its ranks probe and plan now.
       boolean probes = probe || firstPlan != null;
       double budgetMs = probe ? probeBudgetMs : probes ? auto.firstProbeBudgetMs(size) : 0;
-      StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.spec(),
+      StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.shippedSpec(),
           config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
           firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(),
@@ -459,11 +461,12 @@ public final class DsSyncTrainer {
    * warns about YARN's and Kubernetes' memory overhead; returns the footprint the ranks of the first
    * stage check their hosts against (null under local mode, checked here).
    */
-  private StepFootprint checkStepMemory(SparkContext sc, WorkerPool pool, int batch, ModelReplica replica) {
+  private StepFootprint checkStepMemory(SparkContext sc, WorkerPool pool, int batch, ModelReplica replica,
+      ModelSpec spec) {
     sc.setJobDescription("dssync: two training examples to measure a step's memory");
     LabeledArrays sample = pool.shards().map(shard -> shard.head(2)).first();
     StepFootprint footprint = replica.stepFootprint(sample.features(), sample.labels(), sample.size());
-    String model = config.get(TrainerConfig.MODEL);
+    String model = spec.modelSource().describe();
     if (StepMemoryCheck.inContainers(sc.master())) {
       StepMemoryCheck.overheadWarning(sc.getConf(), model, batch, footprint).ifPresent(LOG::warn);
     }

@@ -50,7 +50,7 @@ final class StageSummaries {
         samplesPerStep * work.steps() / seconds, loss / c,
         eval == null ? Double.NaN : eval.loss(), eval == null ? Double.NaN : eval.accuracy(),
         compute / c, sync / c, wait / c, transfer / c, bytes / c, distance,
-        eval == null ? io.dssync.models.Models.lossKind(work.model().name()).metricName() : eval.metricName(),
+        eval == null ? work.model().lossKind().metricName() : eval.metricName(),
         eval == null ? Double.NaN : eval.metric(), stageEndMs);
   }
 }

@@ -4,6 +4,7 @@ import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.collective.CrossRackPrecision;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.RunHeader;
+import io.dssync.models.LossKind;
 import io.dssync.models.Models;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.RackLayout;
@@ -71,6 +72,18 @@ public final class TrainerConfig implements Serializable {
       "Model to train: mlp, cnn, wrn-<depth>-<k> (wrn-16-4), bert-mlm or bert-cls (optionally sized"
           + " -L<layers>-H<heads>-D<width>, default L2-H2-D64), deepfm.",
       Models::isKnown, "must be one of " + String.join(", ", Models.patterns()));
+  public static final Setting<String> MODEL_FILE = Setting.text("modelFile", "",
+      "A TorchScript file written by python/dssync_export.py (any Hadoop file system path) to train instead of"
+          + " a built-in --model; every replica starts from the file's weights.");
+  public static final Setting<String> MODEL_FACTORY = Setting.text("modelFactory", "",
+      "A class implementing io.dssync.models.ModelFactory (from a jar shipped with --jars) to train instead of a"
+          + " built-in --model.");
+  public static final Setting<String> LOSS = Setting.name("loss", "auto",
+      "Loss: auto (the model's own: cross-entropy for built-in classifiers, the file's dssync_loss when it has"
+          + " one), cross-entropy, binary, multi-label, mse, l1, huber, masked-lm, or custom (the file's"
+          + " dssync_loss).",
+      v -> v.equals("auto") || LossKind.ofFlag(v) != null, "must be auto or one of "
+          + String.join(", ", LossKind.flagNames()));
   public static final Setting<Integer> THREADS_PER_WORKER = Setting.intAtLeast("threadsPerWorker", 1, 1,
       "Compute threads per replica; must equal spark.task.cpus on a cluster.");
   public static final Setting<Integer> SYNC_TIMEOUT_MS = Setting.intAtLeast("syncTimeoutMs", 120_000, 100,
@@ -113,7 +126,7 @@ public final class TrainerConfig implements Serializable {
       WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
-      WARMUP_STEPS, SEED, MODEL, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, ALL_REDUCE, CROSS_RACK_PRECISION,
+      WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, ALL_REDUCE, CROSS_RACK_PRECISION,
       SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
@@ -207,6 +220,23 @@ public final class TrainerConfig implements Serializable {
   /** Whether training reads {@code --racks}: topology groups by them, fp16 sends halves between them. */
   public boolean usesRacks() {
     return scheduleKind() == ScheduleKind.TOPOLOGY || crossRackPrecision() == CrossRackPrecision.FP16;
+  }
+
+  /** The loss chosen with {@code --loss}, or null for auto (the model's own). */
+  public LossKind loss() {
+    return LossKind.ofFlag(get(LOSS));
+  }
+
+  /**
+   * Where the model comes from, as the settings say: a model file, a factory class, or the built-in
+   * {@code --model} (null: the spec's built-in name). The file's bytes are read by {@link ModelFiles}.
+   */
+  public boolean hasOwnModel() {
+    if (!get(MODEL_FILE).isEmpty() && !get(MODEL_FACTORY).isEmpty()) {
+      throw Errors.invalidFlag("modelFactory", get(MODEL_FACTORY), "a run trains one model, and "
+          + MODEL_FILE.flag() + " " + get(MODEL_FILE) + " is given too", "Keep one of the two.");
+    }
+    return !get(MODEL_FILE).isEmpty() || !get(MODEL_FACTORY).isEmpty();
   }
 
   public OptimizerSpec optimizerSpec() {

@@ -31,8 +31,10 @@ public record TrainingData(
     LabeledArrays test,
     int vocabSize,
     Broadcast<LabeledArrays> inMemory,
-    HoldOut holdOut) {
+    HoldOut holdOut,
+    int labelWidth) {
   public TrainingData {
+    labelWidth = Math.max(1, labelWidth);
     if (holdOut != null && (test != null || inMemory != null)) {
       throw Errors.invalidSetting("holdOut", holdOut, "a hold-out is cut from a DataFrame's rows, with no test split"
           + " and no examples in memory", "Pass either a test split or a hold-out, and the DataFrame alone.");
@@ -42,7 +44,7 @@ public record TrainingData(
   /** Examples in memory or none, and no hold-out. */
   public TrainingData(Dataset<Row> frame, String featuresCol, String labelCol, int channels, int height,
       int width, int numClasses, LabeledArrays test, int vocabSize, Broadcast<LabeledArrays> inMemory) {
-    this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, vocabSize, inMemory, null);
+    this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, vocabSize, inMemory, null, 1);
   }
 
   /** Dense inputs (no id vocabulary). */
@@ -54,7 +56,13 @@ public record TrainingData(
   /** A DataFrame only (no examples in this JVM). */
   public TrainingData(Dataset<Row> frame, String featuresCol, String labelCol, int channels, int height,
       int width, int numClasses, LabeledArrays test, int vocabSize) {
-    this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, vocabSize, null, null);
+    this(frame, featuresCol, labelCol, channels, height, width, numClasses, test, vocabSize, null, null, 1);
+  }
+
+  /** The same data with labels of {@code width} real values (regression, multi-label): no classes. */
+  public TrainingData withLabelWidth(int width) {
+    return new TrainingData(frame, featuresCol, labelCol, channels, height, this.width, 0, test, vocabSize,
+        inMemory, holdOut, width);
   }
 
   public int featureSize() {
@@ -65,7 +73,7 @@ public record TrainingData(
   public static TrainingData of(SparkSession spark, DatasetSplits splits, int slices) {
     Broadcast<LabeledArrays> train = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(splits.train());
     Dataset<Row> frame = DataFrames.toDataFrame(spark, train, slices);
-    return new TrainingData(frame, "features", "label", splits.channels(), splits.height(),
-        splits.width(), splits.train().numClasses(), splits.test(), splits.vocabSize(), train);
+    return new TrainingData(frame, "features", "label", splits.channels(), splits.height(), splits.width(),
+        splits.train().numClasses(), splits.test(), splits.vocabSize(), train, null, splits.train().labelWidth());
   }
 }

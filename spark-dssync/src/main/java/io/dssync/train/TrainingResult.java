@@ -37,7 +37,7 @@ public record TrainingResult(
 
   /** Name of {@link #finalTestMetric()}: the task's metric of the trained model. */
   public String finalTestMetricName() {
-    return model.spec() == null ? "accuracy" : io.dssync.models.Models.lossKind(model.spec().name()).metricName();
+    return model.spec() == null ? "accuracy" : model.spec().lossKind().metricName();
   }
 
   /** Mean over stages of the sync share of step time. */

@@ -5,6 +5,7 @@ import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
 import io.dssync.data.LabeledArrays;
+import io.dssync.models.LossKind;
 import io.dssync.data.ShardBatcher;
 import io.dssync.errors.Errors;
 import io.dssync.replica.ModelReplica;
@@ -118,7 +119,7 @@ class WorkerTask
     replica.setOptimizerSteps(s.optimizerSteps());
     ShardBatcher batcher = new ShardBatcher(shard, work.batchSize(), work.seed(), rank);
     float[] features = new float[work.batchSize() * shard.featureSize()];
-    int[] labels = new int[work.batchSize()];
+    float[] labels = new float[work.batchSize() * shard.labelWidth()];
     float[] state = new float[replica.stateSize()];
     int n = work.steps();
     float[] loss = new float[n];
@@ -138,7 +139,8 @@ class WorkerTask
       loss[i] = replica.trainStep(features, labels, work.batchSize(), work.learningRate().at(step));
       if (!Float.isFinite(loss[i])) {
         // Failing the task fails the barrier stage; the driver keeps the last consensus model.
-        throw Errors.diverged(step, loss[i]);
+        throw work.model().lossKind() == LossKind.CUSTOM ? Errors.customLossNotFinite(step, loss[i])
+            : Errors.diverged(step, loss[i]);
       }
       beforeAveraging(rank, step);
       long t1 = System.nanoTime();

@@ -39,7 +39,7 @@ class CifarBinaryReaderTest {
     LabeledArrays data = CifarBinaryReader.parse(records(3, 4), "t.bin", 10);
     assertEquals(3, data.size());
     assertEquals(3072, data.featureSize());
-    assertArrayEquals(new int[] {4, 5, 6}, data.labels());
+    assertArrayEquals(new float[] {4, 5, 6}, data.labels());
     // Record 1, pixel 1024 = the first green value: (4*7 + 1 + 1024) mod 256 = 29.
     assertEquals(29 / 255f, data.features()[3072 + 1024]);
     assertEquals(28 / 255f, data.features()[0]);
@@ -71,8 +71,8 @@ class CifarBinaryReaderTest {
     assertEquals(3, splits.channels());
     assertEquals(32, splits.height());
     assertEquals(0, splits.vocabSize());
-    assertArrayEquals(new int[] {0, 1, 1, 2, 2, 3, 3, 4, 4, 5}, splits.train().labels());
-    assertArrayEquals(new int[] {9, 0}, splits.test().labels());
+    assertArrayEquals(new float[] {0, 1, 1, 2, 2, 3, 3, 4, 4, 5}, splits.train().labels());
+    assertArrayEquals(new float[] {9, 0}, splits.test().labels());
     // A batch of the wrong size is reported with the file and the expected size.
     DsSyncException e = assertThrows(DsSyncException.class, () -> Cifar10.load(tmp, List.of(), 3));
     assertTrue(e.getMessage().contains("data_batch_1.bin"), e.getMessage());

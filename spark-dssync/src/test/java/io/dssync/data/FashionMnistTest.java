@@ -44,8 +44,8 @@ class FashionMnistTest {
     // Fashion-MNIST's mean pixel is about 0.286 in both splits (catches a wrong scale or offset).
     assertEquals(0.286, sum / data.features().length, 0.005);
     int[] counts = new int[10];
-    for (int label : data.labels()) {
-      counts[label]++;
+    for (float label : data.labels()) {
+      counts[(int) label]++;
     }
     for (int c = 0; c < 10; c++) {
       assertEquals(size / 10, counts[c], "examples of class " + c);

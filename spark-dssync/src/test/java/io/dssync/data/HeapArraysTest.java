@@ -1,5 +1,6 @@
 package io.dssync.data;
 
+import io.dssync.data.Labels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,10 +35,10 @@ class HeapArraysTest {
 
   @Test
   void copiesOfTheFirstExamplesHoldThemAlone() {
-    LabeledArrays three = HeapArrays.firstExamples(new float[] {1, 2, 3, 4, 5, 6}, new int[] {7, 8, 9}, 2, 2, 10,
+    LabeledArrays three = HeapArrays.firstExamples(new float[] {1, 2, 3, 4, 5, 6}, new float[] {7, 8, 9}, 2, 2, Labels.classes(10),
         "two");
     assertArrayEquals(new float[] {1, 2, 3, 4}, three.features());
-    assertArrayEquals(new int[] {7, 8}, three.labels());
+    assertArrayEquals(new float[] {7, 8}, three.labels());
   }
 
   @Test

@@ -29,8 +29,8 @@ class RealDatasetsTest {
     assertEquals(5, splits.train().labels()[0]); // the published files start with a 5 and a 7
     assertEquals(7, splits.test().labels()[0]);
     int[] counts = new int[10];
-    for (int label : splits.train().labels()) {
-      counts[label]++;
+    for (float label : splits.train().labels()) {
+      counts[(int) label]++;
     }
     assertEquals(6_742, counts[1]); // MNIST's most frequent training digit
   }
@@ -64,8 +64,8 @@ class RealDatasetsTest {
     assertEquals(4, books.train().numClasses());
     assertEquals(5_980, books.train().size() + books.test().size());
     int[] counts = new int[4];
-    for (int label : books.test().labels()) {
-      counts[label]++;
+    for (float label : books.test().labels()) {
+      counts[(int) label]++;
     }
     assertEquals(List.of(142, 178, 95, 76), java.util.Arrays.stream(counts).boxed().toList());
     float[] f = books.train().features();
@@ -77,7 +77,7 @@ class RealDatasetsTest {
     assertEquals(4000, mlm.vocabSize());
     assertEquals(4000, mlm.train().numClasses());
     assertEquals(31_102, mlm.train().size() + mlm.test().size());
-    assertTrue(java.util.Arrays.stream(mlm.train().labels()).allMatch(l -> l == 0));
+    assertTrue(floats(mlm.train().labels()).allMatch(l -> l == 0));
   }
 
   @Test
@@ -88,8 +88,8 @@ class RealDatasetsTest {
     assertEquals(1_273, splits.test().size());
     assertEquals(8, splits.width());
     assertEquals(data.layout().totalIds(), splits.vocabSize());
-    long positives = java.util.Arrays.stream(splits.train().labels()).filter(l -> l == 1).count()
-        + java.util.Arrays.stream(splits.test().labels()).filter(l -> l == 1).count();
+    long positives = floats(splits.train().labels()).filter(l -> l == 1).count()
+        + floats(splits.test().labels()).filter(l -> l == 1).count();
     assertEquals(2_053, positives);
     assertEquals(54, splits.vocabSize()); // 8 fields of 4..7 values, plus one "unseen" id each
     for (int i = 0; i < splits.train().features().length; i++) {
@@ -99,5 +99,9 @@ class RealDatasetsTest {
       assertTrue(id > data.layout().offset(field)
           && id < data.layout().offset(field) + data.layout().buckets(field));
     }
+  }
+
+  private static java.util.stream.DoubleStream floats(float[] values) {
+    return java.util.stream.IntStream.range(0, values.length).mapToDouble(i -> values[i]);
   }
 }

@@ -35,16 +35,16 @@ class ShardBatcherTest {
   private static int[] run(ShardBatcher batcher, long from, int steps) {
     int b = batcher.batchSize();
     float[] features = new float[b * F];
-    int[] labels = new int[b];
+    float[] labels = new float[b];
     int[] seen = new int[steps * b];
     for (int s = 0; s < steps; s++) {
       batcher.fill(from + s, features, labels);
       for (int j = 0; j < b; j++) {
         // Features and label must come from the same example.
-        assertEquals(labels[j], (int) features[j * F]);
-        assertEquals(200 + labels[j], (int) features[j * F + 2]);
+        assertEquals((int) labels[j], (int) features[j * F]);
+        assertEquals(200 + (int) labels[j], (int) features[j * F + 2]);
+        seen[s * b + j] = (int) labels[j];
       }
-      System.arraycopy(labels, 0, seen, s * b, b);
     }
     return seen;
   }
@@ -127,7 +127,7 @@ class ShardBatcherTest {
   void wrongBufferLengthIsRejected() {
     ShardBatcher batcher = new ShardBatcher(shard(N), 4, 0, 0);
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> batcher.fill(0, new float[4 * F - 1], new int[4]));
+        () -> batcher.fill(0, new float[4 * F - 1], new float[4]));
     assertTrue(e.getMessage().contains("length 11 but 12"), e.getMessage());
   }
 }

@@ -87,11 +87,11 @@ class WorkloadLearningTest {
     int m = Math.min(n, data.size());
     int fs = data.featureSize();
     float[] f = new float[m * fs];
-    int[] l = new int[m];
+    float[] l = new float[m];
     for (int i = 0; i < m; i++) {
       System.arraycopy(data.features(), index[i] * fs, f, i * fs, fs);
       l[i] = data.labels()[index[i]];
     }
-    return new LabeledArrays(f, l, fs, data.numClasses());
+    return new LabeledArrays(f, l, fs, data.labelSpec());
   }
 }

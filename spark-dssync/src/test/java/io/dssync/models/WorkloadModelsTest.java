@@ -74,22 +74,22 @@ class WorkloadModelsTest {
   @Test
   void everyWorkloadTrainsAStepAndEvaluatesWithItsMetric() {
     float[] tokens = {2, 5, 6, 0, 2, 7, 0, 0};
-    check(BERT_CLS, tokens, new int[] {0, 2}, "accuracy");
+    check(BERT_CLS, tokens, new float[] {0, 2}, "accuracy");
     float[] masked = {2, 4, 6, 0, -1, 5, -1, -1, /* second example */ 2, 7, 4, 4, -1, -1, 8, 9};
-    check(BERT_MLM, masked, new int[] {0, 0}, "masked_accuracy");
-    check(DEEPFM, new float[] {0, 4, 9, 1, 3, 8}, new int[] {1, 0}, "auc");
+    check(BERT_MLM, masked, new float[] {0, 0}, "masked_accuracy");
+    check(DEEPFM, new float[] {0, 4, 9, 1, 3, 8}, new float[] {1, 0}, "auc");
   }
 
   @Test
   void idsOutsideTheVocabularyAreRejected() {
     try (ModelReplica r = Replicas.create(BERT_CLS, OptimizerSpec.sgd(0, 0), 1)) {
       DsSyncException e = assertThrows(DsSyncException.class,
-          () -> r.trainStep(new float[] {2, 5, 10, 0}, new int[] {1}, 1, 0.1f));
+          () -> r.trainStep(new float[] {2, 5, 10, 0}, new float[] {1}, 1, 0.1f));
       assertTrue(e.getMessage().contains("id 10.0 is not an integer in 0..9"), e.getMessage());
     }
     try (ModelReplica r = Replicas.create(DEEPFM, OptimizerSpec.sgd(0, 0), 1)) {
       DsSyncException e = assertThrows(DsSyncException.class,
-          () -> r.evaluate(new float[] {0, 4, -1}, new int[] {1}, 1));
+          () -> r.evaluate(new float[] {0, 4, -1}, new float[] {1}, 1));
       assertTrue(e.getMessage().contains("id -1.0"), e.getMessage());
     }
   }
@@ -119,7 +119,7 @@ class WorkloadModelsTest {
     }
   }
 
-  private static void check(ModelSpec spec, float[] features, int[] labels, String metric) {
+  private static void check(ModelSpec spec, float[] features, float[] labels, String metric) {
     try (ModelReplica r = Replicas.create(spec, OptimizerSpec.adam(0), 1)) {
       float[] before = Synthetic.state(r);
       float loss = r.trainStep(features, labels, labels.length, 0.01f);

@@ -123,13 +123,13 @@ class DjlReplicaBertThreadsTest {
     for (int w = 0; w < WORKERS; w++) {
       int n = (all.size() - w + WORKERS - 1) / WORKERS;
       float[] f = new float[n * fs];
-      int[] l = new int[n];
+      float[] l = new float[n];
       for (int i = 0; i < n; i++) {
         int example = order[w + i * WORKERS];
         System.arraycopy(all.features(), example * fs, f, i * fs, fs);
         l[i] = all.labels()[example];
       }
-      out.add(new LabeledArrays(f, l, fs, all.numClasses()));
+      out.add(new LabeledArrays(f, l, fs, all.labelSpec()));
     }
     return out;
   }

@@ -51,7 +51,7 @@ class DjlReplicaFootprintTest {
       StepFootprint footprint = replica.stepFootprint(one.features(), one.labels(), 1);
       assertEquals(replica.forwardTensorBytes(one.features(), one.labels(), 1), footprint.heldBytes(1));
       DsSyncException e = assertThrows(DsSyncException.class,
-          () -> replica.stepFootprint(new float[0], new int[0], 0));
+          () -> replica.stepFootprint(new float[0], new float[0], 0));
       assertEquals(ErrorKind.CONFIG, e.kind());
     }
   }

@@ -39,18 +39,18 @@ class DjlReplicaInputTest {
   @Test
   void labelsOfWrongLengthAreRejected() {
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> replica.evaluate(data.features(), new int[7], 8));
+        () -> replica.evaluate(data.features(), new float[7], 8));
     assertTrue(e.getMessage().contains("labels of 8 examples"), e.getMessage());
   }
 
   @Test
   void outOfRangeLabelIsRejectedNamingItsIndexAndValue() {
-    int[] labels = data.labels().clone();
+    float[] labels = data.labels().clone();
     labels[5] = 5;
     DsSyncException e = assertThrows(DsSyncException.class,
         () -> replica.trainStep(data.features(), labels, 8, 0.1f));
     assertEquals(ErrorKind.DATA, e.kind());
-    assertTrue(e.getMessage().contains("at index 5: label 5 is outside 0..4"), e.getMessage());
+    assertTrue(e.getMessage().contains("at index 5: the label 5 is not an integer in 0..4"), e.getMessage());
     labels[5] = -1;
     e = assertThrows(DsSyncException.class, () -> replica.evaluate(data.features(), labels, 8));
     assertTrue(e.getMessage().contains("label -1"), e.getMessage());

@@ -34,8 +34,8 @@ class ObjectivesTest {
     ModelSpec spec = new ModelSpec("mlp", 1, 1, 2, 2, 1);
     // Example 0: logits (0, ln 3), label 1 -> p = 3/4; example 1: logits (0, 0), label 0 -> p = 1/2.
     NDArray logits = manager.create(new float[] {0, (float) Math.log(3), 0, 0}, new Shape(2, 2));
-    ModelOutput out = new ModelOutput(logits, new float[4], new int[] {1, 0}, 0, 2, spec);
-    Objective o = Objective.of(LossKind.CLASSIFICATION);
+    ModelOutput out = new ModelOutput(logits, new float[4], new float[] {1, 0}, 0, 2, spec);
+    Objective o = Objective.of(LossKind.CLASSIFICATION, null);
     double expected = (-Math.log(0.75) - Math.log(0.5)) / 2;
     assertEquals(expected, o.loss(out).getFloat(), 1e-6);
     Objective.Scorer s = o.scorer();
@@ -53,8 +53,8 @@ class ObjectivesTest {
     float[] features = {2, 1, 1, 1, /* targets */ -1, 2, -1, 0};
     // Output rows belong to the masked positions in order: target 2, then target 0.
     NDArray logits = manager.create(new float[] {1, 0, 0, (float) Math.log(2), 0, 0}, new Shape(2, 3));
-    ModelOutput out = new ModelOutput(logits, features, new int[] {0}, 0, 1, spec);
-    Objective o = Objective.of(LossKind.MASKED_LM);
+    ModelOutput out = new ModelOutput(logits, features, new float[] {0}, 0, 1, spec);
+    Objective o = Objective.of(LossKind.MASKED_LM, null);
     double first = Math.log(Math.E + 2); // -log(e^0 / (e^1 + e^0 + e^0))
     double second = Math.log(2); // -log(2 / (2 + 1 + 1))
     assertEquals((first + second) / 2, o.loss(out).getFloat(), 1e-6);
@@ -70,20 +70,20 @@ class ObjectivesTest {
   @Test
   void maskedLmTargetsMustBeMinusOneOrAnId() {
     ModelSpec spec = new ModelSpec("bert-mlm", 2, 1, 2, 3, 1, 3);
-    Objective o = Objective.of(LossKind.MASKED_LM);
+    Objective o = Objective.of(LossKind.MASKED_LM, null);
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> o.check(new float[] {2, 1, -1, 3}, new int[] {0}, 1, spec));
+        () -> o.check(new float[] {2, 1, -1, 3}, new float[] {0}, 1, spec));
     assertTrue(e.getMessage().contains("masked-LM target 3.0") && e.getMessage().contains("position 1"),
         e.getMessage());
-    o.check(new float[] {2, 1, -1, 2}, new int[] {0}, 1, spec);
+    o.check(new float[] {2, 1, -1, 2}, new float[] {0}, 1, spec);
   }
 
   @Test
   void binaryLogLossAndAucOverTheWholeSet() {
     ModelSpec spec = new ModelSpec("deepfm", 1, 1, 1, 2, 1, 5);
     NDArray z = manager.create(new float[] {0, 2}, new Shape(2, 1));
-    ModelOutput out = new ModelOutput(z, new float[2], new int[] {1, 0}, 0, 2, spec);
-    Objective o = Objective.of(LossKind.BINARY);
+    ModelOutput out = new ModelOutput(z, new float[2], new float[] {1, 0}, 0, 2, spec);
+    Objective o = Objective.of(LossKind.BINARY, null);
     double expected = (Math.log(2) + 2 + Math.log(1 + Math.exp(-2))) / 2;
     assertEquals(expected, o.loss(out).getFloat(), 1e-6);
     float[] p = o.probabilities(out);
@@ -93,9 +93,9 @@ class ObjectivesTest {
     // AUC over two chunks: scores 0.1 (0), 0.35 (1) | 0.4 (0), 0.8 (1) -> 3 of 4 pairs ordered.
     Objective.Scorer s = o.scorer();
     s.add(new ModelOutput(manager.create(new float[] {0.1f, 0.35f}, new Shape(2, 1)), new float[2],
-        new int[] {0, 1}, 0, 2, spec));
+        new float[] {0, 1}, 0, 2, spec));
     s.add(new ModelOutput(manager.create(new float[] {0.4f, 0.8f}, new Shape(2, 1)), new float[4],
-        new int[] {0, 0, 0, 1}, 2, 2, spec));
+        new float[] {0, 0, 0, 1}, 2, 2, spec));
     Evaluation e = s.result();
     assertEquals("auc", e.metricName());
     assertEquals(0.75, e.metric(), 1e-9);
@@ -106,17 +106,17 @@ class ObjectivesTest {
   void binaryLabelsMustBeZeroOrOne() {
     ModelSpec spec = new ModelSpec("deepfm", 1, 1, 1, 2, 1, 5);
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> Objective.of(LossKind.BINARY).check(new float[2], new int[] {0, 2}, 2, spec));
+        () -> Objective.of(LossKind.BINARY, null).check(new float[2], new float[] {0, 2}, 2, spec));
     assertTrue(e.getMessage().contains("label 2 is not 0 or 1"), e.getMessage());
   }
 
   @Test
   void aucOfAKnownRankingWithTies() {
-    assertEquals(0.75, Auc.of(new float[] {0.1f, 0.4f, 0.35f, 0.8f}, new int[] {0, 0, 1, 1}, 4), 1e-12);
-    assertEquals(1.0, Auc.of(new float[] {3, 1, 2}, new int[] {1, 0, 1}, 3), 1e-12);
-    assertEquals(0.0, Auc.of(new float[] {3, 1}, new int[] {0, 1}, 2), 1e-12);
+    assertEquals(0.75, Auc.of(new float[] {0.1f, 0.4f, 0.35f, 0.8f}, new float[] {0, 0, 1, 1}, 4), 1e-12);
+    assertEquals(1.0, Auc.of(new float[] {3, 1, 2}, new float[] {1, 0, 1}, 3), 1e-12);
+    assertEquals(0.0, Auc.of(new float[] {3, 1}, new float[] {0, 1}, 2), 1e-12);
     // A tie between a positive and a negative counts half.
-    assertEquals(0.5, Auc.of(new float[] {0.5f, 0.5f}, new int[] {0, 1}, 2), 1e-12);
-    assertTrue(Double.isNaN(Auc.of(new float[] {1, 2}, new int[] {1, 1}, 2)));
+    assertEquals(0.5, Auc.of(new float[] {0.5f, 0.5f}, new float[] {0, 1}, 2), 1e-12);
+    assertTrue(Double.isNaN(Auc.of(new float[] {1, 2}, new float[] {1, 1}, 2)));
   }
 }

@@ -40,9 +40,9 @@ public final class Synthetic {
     int fs = data.featureSize();
     float[] f = new float[n * fs];
     System.arraycopy(data.features(), from * fs, f, 0, n * fs);
-    int[] l = new int[n];
+    float[] l = new float[n];
     System.arraycopy(data.labels(), from, l, 0, n);
-    return new LabeledArrays(f, l, fs, data.numClasses());
+    return new LabeledArrays(f, l, fs, data.labelSpec());
   }
 
   public static float[] state(ModelReplica replica) {

@@ -233,7 +233,7 @@ class DsSyncTrainerClusterTest {
     try (ModelReplica single = Replicas.create(spec, config.optimizerSpec(), 1)) {
       ShardBatcher batcher = new ShardBatcher(data.train(), 32, config.get(TrainerConfig.SEED), 0);
       float[] f = new float[32 * 784];
-      int[] l = new int[32];
+      float[] l = new float[32];
       for (long step = 0; step < result.totalSteps(); step++) {
         batcher.fill(step, f, l);
         single.trainStep(f, l, 32, lr.at(step));

@@ -312,7 +312,7 @@ class EngineInvariantsTest {
         batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
       }
       float[] features = new float[BATCH * 784];
-      int[] labels = new int[BATCH];
+      float[] labels = new float[BATCH];
       for (int step = 0; step < STEPS; step++) {
         for (int r = 0; r < n; r++) {
           batchers.get(r).fill(step, features, labels);

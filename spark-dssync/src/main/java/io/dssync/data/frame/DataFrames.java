@@ -1,6 +1,7 @@
 package io.dssync.data.frame;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.Labels;
 import io.dssync.errors.Errors;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,7 +59,8 @@ public final class DataFrames {
         .mapPartitions(ids -> rowsOf(shared.value(), ids.next(), numSlices), true);
     StructType schema = new StructType(new StructField[] {
         DataTypes.createStructField(FEATURES, SQLDataTypes.VectorType(), false),
-        DataTypes.createStructField(LABEL, DataTypes.DoubleType, false)});
+        DataTypes.createStructField(LABEL, shared.value().labelWidth() == 1 ? DataTypes.DoubleType
+            : SQLDataTypes.VectorType(), false)});
     return spark.createDataFrame(rows, schema);
   }
 
@@ -71,14 +73,14 @@ public final class DataFrames {
 
   /**
    * Validates rows and packs them into {@link LabeledArrays}. Features may be an ml Vector (dense
-   * or sparse) or an array of numbers; labels any number holding an integer in
-   * 0..numClasses-1. Fails on the first bad row, naming {@code where} (e.g. "in partition 3"), the
+   * or sparse) or an array of numbers; labels a number (a class index in 0..numClasses-1 for
+   * class tasks) or, for label vectors, an ml Vector or array of numbers. Fails on the first bad row, naming {@code where} (e.g. "in partition 3"), the
    * row's position in {@code rows} and the problem; an empty iterator is an error too, because
    * every worker needs at least one example.
    */
   public static LabeledArrays collect(Iterator<Row> rows, int featuresIndex, int labelIndex,
-      int featureSize, int numClasses, String where) {
-    RowPacker packer = new RowPacker(featureSize, numClasses, where);
+      int featureSize, Labels labels, String where) {
+    RowPacker packer = new RowPacker(featureSize, labels, where);
     while (rows.hasNext()) {
       Row row = rows.next();
       packer.add(row.get(featuresIndex), row.get(labelIndex));
@@ -96,17 +98,18 @@ public final class DataFrames {
    * {@code --bad-records skip} policy. Problems with the columns themselves still fail at once.
    */
   public static Dataset<Row> dropBadRecords(Dataset<Row> data, String featuresCol, String labelCol,
-      int featureSize, int numClasses) {
+      int featureSize, Labels labels) {
     requireColumns(data.schema(), featuresCol, labelCol);
     Dataset<Row> columns = data.select(featuresCol, labelCol);
     JavaRDD<Row> kept = columns.javaRDD().mapPartitionsWithIndex(
-        (p, rows) -> new GoodRows(rows, featureSize, numClasses, p), true);
+        (p, rows) -> new GoodRows(rows, featureSize, labels, p), true);
     return data.sparkSession().createDataFrame(kept, columns.schema());
   }
 
   /**
    * Fails unless {@code schema} has both columns with usable types: features an ml Vector or an
-   * array of numbers, label numeric. The message lists the columns present.
+   * array of numbers, label numeric (or a vector or array of numbers for label vectors). The message
+   * lists the columns present.
    */
   public static void requireColumns(StructType schema, String featuresCol, String labelCol) {
     DataType features = typeOf(schema, "featuresCol", featuresCol);
@@ -119,7 +122,9 @@ public final class DataFrames {
           + "' has type " + features.simpleString() + ", not a vector or an array of numbers",
           "Assemble the features into one column (e.g. with VectorAssembler).");
     }
-    if (!(label instanceof NumericType)) {
+    boolean labelVector = label instanceof VectorUDT
+        || label instanceof ArrayType labels && labels.elementType() instanceof NumericType;
+    if (!(label instanceof NumericType) && !labelVector) {
       throw Errors.invalidSetting("labelCol", labelCol, "column '" + labelCol + "' has type "
           + label.simpleString() + ", not a number",
           "Index string labels first (e.g. with StringIndexer).");
@@ -160,7 +165,19 @@ public final class DataFrames {
         for (int j = 0; j < f; j++) {
           values[j] = data.features()[i * f + j];
         }
-        return RowFactory.create(Vectors.dense(values), (double) data.labels()[i++]);
+        int w = data.labelWidth();
+        Object label;
+        if (w == 1) {
+          label = (double) data.labels()[i];
+        } else {
+          double[] l = new double[w];
+          for (int j = 0; j < w; j++) {
+            l[j] = data.labels()[i * w + j];
+          }
+          label = Vectors.dense(l);
+        }
+        i++;
+        return RowFactory.create(Vectors.dense(values), label);
       }
     };
   }

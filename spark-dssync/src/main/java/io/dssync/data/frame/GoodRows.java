@@ -1,5 +1,6 @@
 package io.dssync.data.frame;
 
+import io.dssync.data.Labels;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import java.util.Iterator;
@@ -23,9 +24,9 @@ final class GoodRows implements Iterator<Row> {
   private long dropped;
   private Row next;
 
-  GoodRows(Iterator<Row> rows, int featureSize, int numClasses, int partition) {
+  GoodRows(Iterator<Row> rows, int featureSize, Labels labels, int partition) {
     this.rows = rows;
-    this.checker = new RowPacker(featureSize, numClasses, "in input partition " + partition);
+    this.checker = new RowPacker(featureSize, labels, "in input partition " + partition);
     this.partition = partition;
   }
 

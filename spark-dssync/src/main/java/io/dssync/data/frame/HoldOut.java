@@ -36,18 +36,15 @@ public record HoldOut(double fraction, long seed) implements Serializable {
 
   /** The examples of {@code block} (input partition {@code partition}) held out ({@code held}) or kept. */
   LabeledArrays select(int partition, LabeledArrays block, boolean held) {
-    int d = block.featureSize();
     int heldOut = heldCount(partition, block.size());
     int count = held ? heldOut : block.size() - heldOut;
-    float[] f = new float[count * d];
-    int[] l = new int[count];
+    int[] chosen = new int[count];
     for (int j = 0, k = 0; j < block.size(); j++) {
       if (holds(partition, j) == held) {
-        System.arraycopy(block.features(), j * d, f, k * d, d);
-        l[k++] = block.labels()[j];
+        chosen[k++] = j;
       }
     }
-    return new LabeledArrays(f, l, d, block.numClasses());
+    return block.select(chosen, count, count + " examples of input partition " + partition);
   }
 
   /** SplitMix64's finalizer: every input bit affects every output bit. */

@@ -2,6 +2,7 @@ package io.dssync.data.frame;
 
 import io.dssync.data.HeapArrays;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.Labels;
 import io.dssync.errors.Errors;
 import java.util.Arrays;
 import java.util.List;
@@ -12,19 +13,19 @@ import org.apache.spark.ml.linalg.SparseVector;
 /** Validates one row's features and label at a time and appends them to growing arrays. */
 final class RowPacker {
   private final int featureSize;
-  private final int numClasses;
+  private final Labels labelSpec;
   private final String where;
   private float[] features;
-  private int[] labels;
+  private float[] labels;
   private int size;
   /** Row number of index 0 in error messages (see {@link #restartAt}). */
   private int firstRow;
 
-  RowPacker(int featureSize, int numClasses, String where) {
+  RowPacker(int featureSize, Labels labelSpec, String where) {
     this.featureSize = featureSize;
-    this.numClasses = numClasses;
+    this.labelSpec = labelSpec;
     this.where = where;
-    this.labels = new int[16];
+    this.labels = new float[16 * labelSpec.width()];
     this.features = new float[16 * featureSize];
   }
 
@@ -33,16 +34,17 @@ final class RowPacker {
   }
 
   void add(Object featureValue, Object labelValue) {
-    if (size == labels.length) {
+    int w = labelSpec.width();
+    if (size * w == labels.length) {
       String what = size * 2 + " examples " + where;
-      int[] moreLabels = HeapArrays.ints(size * 2L, what);
-      System.arraycopy(labels, 0, moreLabels, 0, size);
+      float[] moreLabels = HeapArrays.floats(size * 2L * w, what);
+      System.arraycopy(labels, 0, moreLabels, 0, size * w);
       labels = moreLabels;
       float[] moreFeatures = HeapArrays.floats(size * 2L * featureSize, what);
       System.arraycopy(features, 0, moreFeatures, 0, size * featureSize);
       features = moreFeatures;
     }
-    labels[size] = label(labelValue);
+    label(labelValue, size * w);
     int offset = size * featureSize;
     if (featureValue == null) {
       throw bad("features are null", "Drop or fill rows with missing features");
@@ -78,22 +80,57 @@ final class RowPacker {
   }
 
   LabeledArrays result() {
-    return HeapArrays.firstExamples(features, labels, size, featureSize, numClasses, size + " examples " + where);
+    return HeapArrays.firstExamples(features, labels, size, featureSize, labelSpec, size + " examples " + where);
   }
 
-  private int label(Object value) {
+  /** Writes the label of the row into {@code labels} from {@code offset}: a number, or a vector or array of them. */
+  private void label(Object value, int offset) {
     if (value == null) {
       throw bad("the label is null", "Drop or fill rows with missing labels");
     }
-    if (!(value instanceof Number number)) {
+    if (value instanceof Number number) {
+      checkLabelLength(1);
+      labels[offset] = labelValue(number.doubleValue(), 0);
+    } else if (value instanceof org.apache.spark.ml.linalg.Vector vector) {
+      checkLabelLength(vector.size());
+      for (int j = 0; j < vector.size(); j++) {
+        labels[offset + j] = labelValue(vector.apply(j), j);
+      }
+    } else if (value instanceof scala.collection.Seq<?> seq) {
+      labelList(scala.jdk.javaapi.CollectionConverters.asJava(seq), offset);
+    } else if (value instanceof List<?> list) {
+      labelList(list, offset);
+    } else {
       throw bad("the label " + value + " is a " + value.getClass().getSimpleName()
-          + ", not a number", "Index labels to 0.." + (numClasses - 1));
+          + ", not a number", labelSpec.isClasses() ? labelSpec.fix() : "Give labels as numbers or vectors");
     }
-    double d = number.doubleValue();
-    if (!(d >= 0 && d < numClasses && d == Math.rint(d))) {
-      throw bad(notALabel(value, numClasses), labelFix(numClasses));
+  }
+
+  private void labelList(List<?> values, int offset) {
+    checkLabelLength(values.size());
+    for (int j = 0; j < values.size(); j++) {
+      if (!(values.get(j) instanceof Number number)) {
+        throw bad("label value " + j + " is " + (values.get(j) == null ? "null" : "not a number"),
+            "Drop or fill rows with missing labels");
+      }
+      labels[offset + j] = labelValue(number.doubleValue(), j);
     }
-    return (int) d;
+  }
+
+  private void checkLabelLength(int actual) {
+    if (actual != labelSpec.width()) {
+      throw bad("the label has " + actual + " values but " + labelSpec.width() + " were expected",
+          labelSpec.width() == 1 ? "Give one number per row as the label"
+              : "Give every row a label of " + labelSpec.width() + " values");
+    }
+  }
+
+  private float labelValue(double value, int index) {
+    String problem = labelSpec.problem(value, index);
+    if (problem != null) {
+      throw bad(problem, labelSpec.fix());
+    }
+    return (float) value;
   }
 
   private void checkLength(int actual) {
@@ -132,17 +169,20 @@ final class RowPacker {
 
   /**
    * Checks examples already packed (the in-memory path of {@link ShardedData}) as {@link #add}
-   * checks rows: labels in 0..numClasses-1 and finite features. {@code rowOf} maps an example's
+   * checks rows: labels that fit the label spec and finite features. {@code rowOf} maps an example's
    * index to the row number the error names.
    */
   static void check(LabeledArrays examples, String where, IntToLongFunction rowOf) {
     int d = examples.featureSize();
-    int classes = examples.numClasses();
+    Labels spec = examples.labelSpec();
+    int w = spec.width();
     float[] features = examples.features();
     for (int k = 0; k < examples.size(); k++) {
-      int label = examples.labels()[k];
-      if (label < 0 || label >= classes) {
-        throw Errors.badRecord(where + ", row " + rowOf.applyAsLong(k), notALabel(label, classes), labelFix(classes));
+      for (int j = 0; j < w; j++) {
+        String problem = spec.problem(examples.labels()[k * w + j], j);
+        if (problem != null) {
+          throw Errors.badRecord(where + ", row " + rowOf.applyAsLong(k), problem, spec.fix());
+        }
       }
       for (int j = 0, at = k * d; j < d; j++, at++) {
         if (!Float.isFinite(features[at])) {
@@ -156,14 +196,6 @@ final class RowPacker {
 
   private static String notFinite(int index, double value) {
     return "feature " + index + " is " + value + " (not finite as a float)";
-  }
-
-  private static String notALabel(Object value, int numClasses) {
-    return "the label " + value + " is not an integer in 0.." + (numClasses - 1);
-  }
-
-  private static String labelFix(int numClasses) {
-    return "Index labels to 0.." + (numClasses - 1) + " or raise numClasses";
   }
 
   private RuntimeException bad(String problem, String fix) {

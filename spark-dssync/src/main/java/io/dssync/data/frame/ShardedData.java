@@ -2,6 +2,7 @@ package io.dssync.data.frame;
 
 import io.dssync.data.HeapArrays;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.Labels;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import java.io.Serializable;
@@ -31,8 +32,8 @@ public final class ShardedData {
   private ShardedData() {}
 
   public static JavaRDD<LabeledArrays> shard(
-      Dataset<Row> data, String featuresCol, String labelCol, int featureSize, int numClasses, int workers) {
-    return shard(data, featuresCol, labelCol, featureSize, numClasses, workers, null).training();
+      Dataset<Row> data, String featuresCol, String labelCol, int featureSize, Labels labels, int workers) {
+    return shard(data, featuresCol, labelCol, featureSize, labels, workers, null).training();
   }
 
   /**
@@ -41,13 +42,13 @@ public final class ShardedData {
    * hold-out ({@code null}) every example is kept and {@link Cut#heldOut} is null.
    */
   public static Cut shard(Dataset<Row> data, String featuresCol, String labelCol, int featureSize,
-      int numClasses, int workers, HoldOut holdOut) {
+      Labels labels, int workers, HoldOut holdOut) {
     DataFrames.requireColumns(data.schema(), featuresCol, labelCol);
     JavaRDD<LabeledArrays> blocks = data.select(featuresCol, labelCol).javaRDD()
         .mapPartitionsWithIndex((p, rows) -> Collections.singletonList(
             rows.hasNext()
-                ? DataFrames.collect(rows, 0, 1, featureSize, numClasses, "in input partition " + p)
-                : new LabeledArrays(new float[0], new int[0], featureSize, numClasses)).iterator(), true)
+                ? DataFrames.collect(rows, 0, 1, featureSize, labels, "in input partition " + p)
+                : new LabeledArrays(new float[0], new float[0], featureSize, labels)).iterator(), true)
         .persist(StorageLevel.MEMORY_AND_DISK());
     List<Integer> kept = blocks.mapPartitionsWithIndex((p, it) -> {
       int size = it.next().size();
@@ -119,16 +120,13 @@ public final class ShardedData {
 
   /** The examples of {@code block} (whose first has global index {@code offset}) with global index = r mod N. */
   private static LabeledArrays piece(LabeledArrays block, long offset, int r, int workers) {
-    int d = block.featureSize();
     int first = (int) Math.floorMod(r - offset, (long) workers);
     int count = block.size() > first ? (block.size() - first + workers - 1) / workers : 0;
-    float[] f = HeapArrays.floats((long) count * d, "shard " + r + " (" + count + " examples)");
-    int[] l = HeapArrays.ints(count, "shard " + r + " (" + count + " examples)");
+    int[] chosen = new int[count];
     for (int k = 0, i = first; k < count; k++, i += workers) {
-      System.arraycopy(block.features(), i * d, f, k * d, d);
-      l[k] = block.labels()[i];
+      chosen[k] = i;
     }
-    return new LabeledArrays(f, l, d, block.numClasses());
+    return block.select(chosen, count, "shard " + r + " (" + count + " examples)");
   }
 
   /** {@code shard} after the checks {@link DataFrames#collect} makes of each row; names the example's index. */

@@ -1,5 +1,6 @@
 package io.dssync.data.frame;
 
+import io.dssync.data.Labels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,7 +35,7 @@ class DataFramesCollectTest {
   /** The message of collecting {@code bad} as the third row (position 2) after two good rows. */
   private static String failure(Row bad) {
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> DataFrames.collect(rows(good(), good(), bad), 0, 1, 3, 4, WHERE));
+        () -> DataFrames.collect(rows(good(), good(), bad), 0, 1, 3, Labels.classes(4), WHERE));
     assertEquals(ErrorKind.DATA, e.kind());
     assertTrue(e.getMessage().contains("in partition 3, row 2"), e.getMessage());
     return e.getMessage();
@@ -46,9 +47,9 @@ class DataFramesCollectTest {
         RowFactory.create(Vectors.dense(1, 2, 3), 0.0),
         RowFactory.create(Vectors.sparse(3, new int[] {1}, new double[] {5}), 3),
         RowFactory.create(scala.jdk.javaapi.CollectionConverters.asScala(List.of(7.0, 8.0, 9.0)), 2L),
-        RowFactory.create(List.of(1f, 0f, 2f), (short) 1)), 0, 1, 3, 4, WHERE);
+        RowFactory.create(List.of(1f, 0f, 2f), (short) 1)), 0, 1, 3, Labels.classes(4), WHERE);
     assertArrayEquals(new float[] {1, 2, 3, 0, 5, 0, 7, 8, 9, 1, 0, 2}, out.features());
-    assertArrayEquals(new int[] {0, 3, 2, 1}, out.labels());
+    assertArrayEquals(new float[] {0, 3, 2, 1}, out.labels());
     assertEquals(3, out.featureSize());
     assertEquals(4, out.numClasses());
   }
@@ -56,9 +57,9 @@ class DataFramesCollectTest {
   @Test
   void readsColumnsAtTheGivenIndices() {
     LabeledArrays out = DataFrames.collect(
-        rows(RowFactory.create("id", 2.0, Vectors.dense(4, 5))), 2, 1, 2, 3, WHERE);
+        rows(RowFactory.create("id", 2.0, Vectors.dense(4, 5))), 2, 1, 2, Labels.classes(3), WHERE);
     assertArrayEquals(new float[] {4, 5}, out.features());
-    assertArrayEquals(new int[] {2}, out.labels());
+    assertArrayEquals(new float[] {2}, out.labels());
   }
 
   @Test
@@ -67,7 +68,7 @@ class DataFramesCollectTest {
     for (int i = 0; i < many.length; i++) {
       many[i] = RowFactory.create(Vectors.dense(i, -i), (double) (i % 4));
     }
-    LabeledArrays out = DataFrames.collect(rows(many), 0, 1, 2, 4, WHERE);
+    LabeledArrays out = DataFrames.collect(rows(many), 0, 1, 2, Labels.classes(4), WHERE);
     assertEquals(100, out.size());
     assertEquals(99f, out.features()[198]);
     assertEquals(3, out.labels()[99]);
@@ -112,7 +113,7 @@ class DataFramesCollectTest {
   @Test
   void labelOutsideTheClassesIsRejected() {
     String high = failure(RowFactory.create(Vectors.dense(1, 2, 3), 4.0));
-    assertTrue(high.contains("label 4.0 is not an integer in 0..3"), high);
+    assertTrue(high.contains("label 4 is not an integer in 0..3"), high);
     String negative = failure(RowFactory.create(Vectors.dense(1, 2, 3), -1));
     assertTrue(negative.contains("label -1 is not"), negative);
   }
@@ -128,7 +129,7 @@ class DataFramesCollectTest {
   @Test
   void emptyPartitionIsRejectedWithAdvice() {
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> DataFrames.collect(rows(), 0, 1, 3, 4, WHERE));
+        () -> DataFrames.collect(rows(), 0, 1, 3, Labels.classes(4), WHERE));
     assertTrue(e.getMessage().contains("in partition 3: it is empty: fewer examples than workers"),
         e.getMessage());
     assertTrue(e.getMessage().contains("Use fewer workers or more data"), e.getMessage());

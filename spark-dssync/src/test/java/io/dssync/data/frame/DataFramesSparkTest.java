@@ -1,5 +1,6 @@
 package io.dssync.data.frame;
 
+import io.dssync.data.Labels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -46,7 +47,7 @@ class DataFramesSparkTest {
     assertEquals(List.of("features", "label"), List.of(frame.schema().fieldNames()));
     assertInstanceOf(DenseVector.class, frame.first().get(0));
     LabeledArrays back = DataFrames.collect(frame.collectAsList().iterator(), 0, 1,
-        input.featureSize(), input.numClasses(), "in the collected frame");
+        input.featureSize(), input.labelSpec(), "in the collected frame");
     assertArrayEquals(input.features(), back.features());
     assertArrayEquals(input.labels(), back.labels());
   }
@@ -67,7 +68,7 @@ class DataFramesSparkTest {
         .select(functions.col("label"), org.apache.spark.ml.functions.vector_to_array(
             functions.col("features"), "float32").as("pixels"))
         .collectAsList();
-    LabeledArrays back = DataFrames.collect(rows.iterator(), 1, 0, 784, 10, "in array rows");
+    LabeledArrays back = DataFrames.collect(rows.iterator(), 1, 0, 784, Labels.classes(10), "in array rows");
     assertArrayEquals(input.features(), back.features());
     assertArrayEquals(input.labels(), back.labels());
   }
@@ -86,7 +87,7 @@ class DataFramesSparkTest {
     for (int workers : new int[] {1, 2, 3, 5}) {
       // The frame in 2 partitions: its shards come through the shuffle of pieces.
       List<LabeledArrays> viaFrame = ShardedData.shard(DataFrames.toDataFrame(spark, shared, 2), "features", "label",
-          784, 10, workers).collect();
+          784, Labels.classes(10), workers).collect();
       List<LabeledArrays> inMemory = ShardedData.shard(jsc, shared, workers).collect();
       assertEquals(workers, inMemory.size());
       for (int r = 0; r < workers; r++) {
@@ -103,7 +104,7 @@ class DataFramesSparkTest {
     HoldOut holdOut = new HoldOut(0.2, 42);
     LabeledArrays firstHeldOut = null;
     for (int workers : new int[] {2, 3}) {
-      ShardedData.Cut cut = ShardedData.shard(frame, "features", "label", 784, 10, workers, holdOut);
+      ShardedData.Cut cut = ShardedData.shard(frame, "features", "label", 784, Labels.classes(10), workers, holdOut);
       List<LabeledArrays> shards = cut.training().collect();
       assertEquals(workers, shards.size());
       List<String> seen = new ArrayList<>(examples(cut.heldOut()));
@@ -143,13 +144,13 @@ class DataFramesSparkTest {
     features[7 * 784 + 3] = Float.NaN;
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Exception nan = assertThrows(Exception.class, () -> ShardedData.shard(jsc,
-        jsc.broadcast(new LabeledArrays(features, input.labels(), 784, 10)), 3));
+        jsc.broadcast(new LabeledArrays(features, input.labels(), 784, Labels.classes(10))), 3));
     assertTrue(nan.getMessage().contains("in the training set, row 7"), nan.getMessage());
     assertTrue(nan.getMessage().contains("feature 3 is NaN"), nan.getMessage());
-    int[] labels = input.labels().clone();
+    float[] labels = input.labels().clone();
     labels[4] = 10;
     Exception label = assertThrows(Exception.class, () -> ShardedData.shard(jsc,
-        jsc.broadcast(new LabeledArrays(input.features(), labels, 784, 10)), 2));
+        jsc.broadcast(new LabeledArrays(input.features(), labels, 784, Labels.classes(10))), 2));
     assertTrue(label.getMessage().contains("row 4") && label.getMessage().contains("the label 10 is not an integer"),
         label.getMessage());
     DsSyncException few = assertThrows(DsSyncException.class, () -> ShardedData.shard(jsc, jsc.broadcast(input), 11));

@@ -1,0 +1,56 @@
+package io.dssync.models;
+
+import io.dssync.errors.Errors;
+import java.util.Arrays;
+
+/**
+ * A TorchScript file written by {@code python/dssync_export.py}: the path it came from (for messages), its
+ * bytes (read once on the driver) and its {@link ScriptMetadata}. Replicas load it from the bytes and start
+ * from the file's own weights.
+ */
+public record TorchScriptModel(String path, ScriptBytes bytes, ScriptMetadata metadata) implements ModelSource {
+  /** The model in file {@code path} whose content is {@code content}. */
+  public static TorchScriptModel of(String path, byte[] content) {
+    return new TorchScriptModel(path, ScriptBytes.of(content), ScriptMetadata.read(path, content));
+  }
+
+  /** The same file with its bytes behind {@code shipped} (a broadcast). */
+  public TorchScriptModel shippedAs(ScriptBytes shipped) {
+    return new TorchScriptModel(path, shipped, metadata);
+  }
+
+  @Override
+  public String describe() {
+    return "TorchScript file " + path;
+  }
+
+  @Override
+  public LossKind defaultLoss() {
+    return metadata.hasLoss() ? LossKind.CUSTOM : LossKind.CLASSIFICATION;
+  }
+
+  @Override
+  public void check(ModelSpec spec) {
+    Models.checkCommon(spec);
+    if (metadata.inputSize() != spec.featureSize()) {
+      throw Errors.modelFile(path, "it reads examples of shape " + Arrays.toString(metadata.inputShape()) + " ("
+          + metadata.inputSize() + " values), but the data has " + spec.channels() + "x" + spec.height() + "x"
+          + spec.width() + " (" + spec.featureSize() + " values)",
+          "Export with --input-shape matching the features, or choose the features that match the model.");
+    }
+    if (spec.lossKind() == LossKind.CUSTOM && !metadata.hasLoss()) {
+      throw Errors.invalidFlag("loss", "custom", "the file " + path + " has no dssync_loss method",
+          "Export with --loss module:function, or choose a built-in loss (" + String.join(", ",
+              LossKind.flagNames()) + ").");
+    }
+    int expected = spec.outputSize();
+    if (expected > 0 && metadata.outputSize() != expected) {
+      String task = spec.lossKind().classLabels() && spec.lossKind() != LossKind.BINARY
+          ? spec.numClasses() + " classes" : "labels of width " + spec.labelWidth();
+      throw Errors.modelFile(path, "it outputs " + metadata.outputSize() + " values per example, but the "
+          + spec.lossKind().flagName() + " loss on " + task + " needs " + expected,
+          "Export the model with an output of " + expected + " (--output-size " + expected + "), or choose the"
+              + " loss and labels it was built for.");
+    }
+  }
+}

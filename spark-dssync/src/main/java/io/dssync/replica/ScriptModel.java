@@ -1,0 +1,135 @@
+package io.dssync.replica;
+
+import ai.djl.engine.EngineException;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Parameter;
+import ai.djl.pytorch.engine.PtNDManager;
+import ai.djl.pytorch.engine.PtSymbolBlock;
+import ai.djl.pytorch.jni.IValue;
+import ai.djl.pytorch.jni.IValueUtils;
+import ai.djl.pytorch.jni.JniUtils;
+import ai.djl.training.ParameterStore;
+import io.dssync.errors.Errors;
+import io.dssync.models.ScriptMetadata;
+import io.dssync.models.TorchScriptModel;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A TorchScript module loaded from the file's bytes. Loaded from a stream, its parameters stay trainable
+ * (a path-based load runs under InferenceMode and cannot be unfrozen). The loaded module starts in eval
+ * mode whatever DJL's block believes, so every forward pass sets the mode itself. The buffers come from the
+ * file's exported {@code dssync_buffers()} method, whose tensors are the module's own.
+ */
+final class ScriptModel implements ReplicaModel {
+  static final String BUFFERS_METHOD = "dssync_buffers";
+  static final String LOSS_METHOD = "dssync_loss";
+  /** DJL calls another method of the module when one input array carries this name prefix. */
+  private static final String METHOD_MARKER = "module_method:";
+
+  private final PtNDManager manager;
+  private final PtSymbolBlock module;
+  private final ScriptMetadata metadata;
+  private final String path;
+  private final ParameterStore store;
+  private final List<NDArray> trainable = new ArrayList<>();
+  private final List<NDArray> buffers;
+
+  ScriptModel(TorchScriptModel source, NDManager manager) {
+    this.manager = (PtNDManager) manager;
+    this.metadata = source.metadata();
+    this.path = source.path();
+    try {
+      this.module = JniUtils.loadModule(this.manager, new ByteArrayInputStream(source.bytes().get()), true, false);
+    } catch (IOException | EngineException e) {
+      throw Errors.modelFileLoad(path, metadata.torchVersion(), TorchRuntime.libtorchVersion(), e);
+    }
+    List<String> methods = Arrays.asList(JniUtils.getMethodNames(module));
+    if (!methods.contains(BUFFERS_METHOD)) {
+      throw Errors.modelFile(path, "it has no " + BUFFERS_METHOD + "() method, so the replica cannot see its buffers"
+          + " (BatchNorm statistics) to average them", "Export the nn.Module with python/dssync_export.py.");
+    }
+    if (metadata.hasLoss() && !methods.contains(LOSS_METHOD)) {
+      throw Errors.modelFile(path, "its dssync.json promises a " + LOSS_METHOD + " method that it lacks",
+          "Export the model again with python/dssync_export.py.");
+    }
+    for (Parameter p : module.getParameters().values()) {
+      trainable.add(p.getArray());
+    }
+    try (IValue list = IValueUtils.runMethod(module, BUFFERS_METHOD)) {
+      this.buffers = List.of(list.toTensorArray(this.manager));
+    }
+    if (buffers.size() != metadata.buffers().size()) {
+      throw Errors.modelFile(path, BUFFERS_METHOD + "() returns " + buffers.size() + " tensors but dssync.json"
+          + " lists " + metadata.buffers().size() + " buffers", "Export the model again with python/dssync_export.py.");
+    }
+    for (NDArray b : buffers) {
+      if (b.getDataType() != DataType.FLOAT32) {
+        throw Errors.modelFile(path, BUFFERS_METHOD + "() returns a " + b.getDataType() + " buffer; the state"
+            + " averages float32 values only", "Export the model in float32 with python/dssync_export.py.");
+      }
+    }
+    this.store = new ParameterStore(manager, false);
+  }
+
+  @Override
+  public List<NDArray> trainable() {
+    return trainable;
+  }
+
+  @Override
+  public List<NDArray> buffers() {
+    return buffers;
+  }
+
+  @Override
+  public float[] initialState(long seed, int size) {
+    return null;
+  }
+
+  @Override
+  public NDArray forward(NDArray x, boolean training) {
+    if (training) {
+      JniUtils.enableTrainingMode(module);
+    } else {
+      JniUtils.enableInferenceMode(module);
+    }
+    long[] shape = new long[metadata.inputShape().length + 1];
+    shape[0] = x.getShape().get(0);
+    for (int i = 0; i < metadata.inputShape().length; i++) {
+      shape[i + 1] = metadata.inputShape()[i];
+    }
+    NDArray input = x.reshape(new Shape(shape));
+    if (metadata.integerInput()) {
+      input = input.toType(DataType.INT64, false);
+    }
+    NDList out = module.forward(store, new NDList(input), training);
+    if (out.size() != 1) {
+      throw Errors.modelFile(path, "its forward returns " + out.size() + " tensors", "Return one tensor"
+          + " (batch, outputs) from forward.");
+    }
+    return out.singletonOrThrow();
+  }
+
+  @Override
+  public NDArray ownLoss(NDArray output, NDArray labels) {
+    NDArray marker = output.getManager().zeros(new Shape(1));
+    marker.setName(METHOD_MARKER + LOSS_METHOD);
+    output.setName(null);
+    labels.setName(null);
+    NDList out = IValueUtils.forward(module, new NDList(output, labels, marker), true);
+    return out.singletonOrThrow();
+  }
+
+  @Override
+  public NDManager manager() {
+    return manager;
+  }
+}
