@@ -34,6 +34,7 @@ import json
 import keyword
 import os
 import sys
+import tempfile
 import traceback
 from typing import Callable, List, Optional, Sequence, Tuple
 
@@ -336,8 +337,15 @@ def export(module: nn.Module, out_path: str, input_shape: Sequence[int], output_
         out_dir = os.path.dirname(os.path.abspath(out_path))
         if not os.path.isdir(out_dir):
             raise ExportError(f"--out '{out_path}': directory {out_dir} does not exist")
-        torch.jit.save(scripted, out_path, _extra_files={EXTRA_FILE: json.dumps(meta, indent=2)})
-        check_file(out_path, meta, x, expected)
+        # Written next to the target and renamed only once checked, so a failed export leaves
+        # no file (and never half-replaces an older good one). Same base name, because
+        # torch.jit.save names the zip's top folder after the file: <stem>/extra/dssync.json.
+        with tempfile.TemporaryDirectory(prefix=".dssync-export-", dir=out_dir) as tmp_dir:
+            tmp_path = os.path.join(tmp_dir, os.path.basename(out_path))
+            torch.jit.save(scripted, tmp_path,
+                           _extra_files={EXTRA_FILE: json.dumps(meta, indent=2)})
+            check_file(tmp_path, meta, x, expected)
+            os.replace(tmp_path, out_path)
     finally:
         module.train(was_training)
     return meta
@@ -346,7 +354,14 @@ def export(module: nn.Module, out_path: str, input_shape: Sequence[int], output_
 def check_file(path: str, meta: dict, x: Tensor, expected: Tensor) -> None:
     """Reload the written file and check it behaves as the eager module and as the metadata says."""
     extra = {EXTRA_FILE: ""}
-    loaded = torch.jit.load(path, _extra_files=extra)
+    try:
+        loaded = torch.jit.load(path, _extra_files=extra)
+    except Exception as e:
+        detail = "\n".join("    " + line for line in str(e).strip().splitlines())
+        raise ExportError(f"torch.jit.load cannot read back the file torch.jit.save just wrote: "
+                          f"{_first_line(e)}; PyTorch writes some names it cannot parse again "
+                          f"(e.g. a submodule named like a Python keyword): rename the attribute "
+                          f"shown below\n{detail}") from e
     if json.loads(extra[EXTRA_FILE]) != meta:
         raise RuntimeError(f"{path}: {EXTRA_FILE} did not survive the save")
     loaded.eval()
