@@ -48,6 +48,10 @@ from examples.dsdata import read_table  # noqa: E402
 LOSSES = ("mse", "l1", "huber", "cross_entropy", "file")
 
 
+class UsageError(Exception):
+    """A mistake in the command line or the data: printed in one line, exit code 2."""
+
+
 def load_model(args):
     """Returns (model, metadata or None)."""
     if args.model:
@@ -79,7 +83,7 @@ def loss_value(model, kind, output, label):
     if kind == "file":
         return model.dssync_loss(output, label)
     if output.shape != label.shape:
-        raise SystemExit(f"train_reference: error: output {tuple(output.shape)} and labels "
+        raise UsageError(f"output {tuple(output.shape)} and labels "
                          f"{tuple(label.shape)} differ; {kind} needs one label per output")
     return {"mse": F.mse_loss, "l1": F.l1_loss, "huber": F.huber_loss}[kind](output, label)
 
@@ -116,6 +120,9 @@ def evaluate(model, kind, x, y, batch_size=1024):
 def train(args):
     torch.set_num_threads(args.threads)
     model, meta = load_model(args)
+    if args.save and not isinstance(model, torch.jit.ScriptModule):
+        raise UsageError("--save needs a TorchScript --model (export the module with "
+                         "dssync_export.py first)")
     dtype = args.input_dtype or (meta or {}).get("input_dtype", "float32")
     train_x, train_y = read_table(args.train)
     shape = input_shape(args, meta, train_x.shape[1])
@@ -145,11 +152,10 @@ def train(args):
         test_x, test_y = read_table(args.test)
         result["test"] = evaluate(model, args.loss, to_input(test_x, shape, dtype), test_y)
     if args.save:
-        if not isinstance(model, torch.jit.ScriptModule):
-            raise SystemExit("train_reference: error: --save needs a TorchScript --model "
-                             "(export the module with dssync_export.py first)")
         model.eval()
-        torch.jit.save(model, args.save)
+        # keep dssync.json so the trained file is again a file the engine and predict.py read
+        extra = {dssync_export.EXTRA_FILE: json.dumps(meta, indent=2)} if meta else {}
+        torch.jit.save(model, args.save, _extra_files=extra)
     print(json.dumps(result))
 
 
@@ -158,7 +164,7 @@ def throughput(args):
     model, meta = load_model(args)
     dtype = args.input_dtype or (meta or {}).get("input_dtype", "float32")
     if not (args.input_shape or meta) or not (args.output_size or meta):
-        raise SystemExit("train_reference: error: --throughput with --module needs --input-shape "
+        raise UsageError("--throughput with --module needs --input-shape "
                          "and --output-size")
     shape = input_shape(args, meta, 0)
     outputs = args.output_size or meta["output_size"]
@@ -223,9 +229,9 @@ def main(argv=None):
             throughput(args)
         else:
             if not args.train:
-                raise SystemExit("train_reference: error: --train FILE is required (or --throughput)")
+                raise UsageError("--train FILE is required (or --throughput)")
             train(args)
-    except dssync_export.ExportError as e:
+    except (dssync_export.ExportError, UsageError) as e:
         print(f"train_reference: error: {e}", file=sys.stderr)
         return 2
     return 0

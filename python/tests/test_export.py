@@ -272,6 +272,24 @@ class ExportTest(unittest.TestCase):
         self.assertFalse(os.path.exists(path))
         self.assertEqual([n for n in os.listdir(self.tmp.name) if n.startswith(".dssync")], [])
 
+    def test_int64_input(self):
+        class Bag(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding(50, 8)
+                self.out = nn.Linear(8, 3)
+
+            def forward(self, ids: Tensor) -> Tensor:
+                return self.out(self.embedding(ids).mean(1))
+
+        path = os.path.join(self.tmp.name, "bag.pt")
+        meta = export(Bag(), path, (6,), 3, input_dtype="int64")
+        self.assertEqual(meta["input_dtype"], "int64")
+        module, _ = load(path)
+        self.assertEqual(tuple(module(torch.randint(0, 50, (4, 6))).shape), (4, 3))
+        with self.assertRaises(ExportError):
+            export(Bag(), path, (6,), 3, input_dtype="int32")
+
     def test_parse_shape(self):
         self.assertEqual(dssync_export.parse_shape("1,28,28"), (1, 28, 28))
         self.assertEqual(dssync_export.parse_shape(" (3, 32, 32) "), (3, 32, 32))
@@ -378,6 +396,7 @@ class ExampleScriptsTest(unittest.TestCase):
             subprocess.run([sys.executable, os.path.join(examples, "predict.py"), "--model",
                             trained, "--features", os.path.join(tmp, "diabetes-test.bin"),
                             "--out", pred], check=True, capture_output=True, timeout=120)
+            self.assertEqual(load(trained)[1]["input_shape"], [10])  # dssync.json kept
             predictions, labels = read_table(pred)
             self.assertEqual(predictions.shape, (test_x.shape[0], 1))
             self.assertEqual(labels.shape, (test_x.shape[0], 0))
