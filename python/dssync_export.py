@@ -226,9 +226,10 @@ def _script(obj, what: str, hint: str):
         return torch.jit.script(obj)
     except Exception as e:
         # The compiler's message points at the offending source line: keep it, indented.
-        detail = "\n".join("    " + line for line in str(e).strip().splitlines())
+        lines = str(e).strip().splitlines()
+        detail = "".join("\n    " + line for line in lines) if len(lines) > 1 else ""
         raise ExportError(f"{what} is not scriptable by torch.jit.script: {_first_line(e)}; "
-                          f"{hint}\n{detail}") from e
+                          f"{hint}{detail}") from e
 
 
 def _random_input(shape: Sequence[int], dtype: torch.dtype, seed: int) -> Tensor:
@@ -298,7 +299,9 @@ def export(module: nn.Module, out_path: str, input_shape: Sequence[int], output_
         # A fresh class per export: TorchScript shares one type among modules of the same Python
         # class, and define() below adds methods to that type.
         base = _ExportedWithLoss if loss_module is not None else _Exported
-        cls = type("DssyncModule", (base,), {"__module__": __name__})
+        # Named after this file even when it runs as __main__, so the file's type is always
+        # __torch__.dssync_export.DssyncModule (mangled by PyTorch if several are loaded).
+        cls = type("DssyncModule", (base,), {"__module__": "dssync_export"})
         wrapper = cls(module, loss_module) if loss_module is not None else cls(module)
         scripted = _script(wrapper, f"the model {type(module).__name__}",
                            "make forward(x) TorchScript-compatible (type annotations, no Python-only "
