@@ -3,6 +3,8 @@
 Run from the repository root: python3 -m unittest discover -s python/tests
 """
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -19,6 +21,7 @@ sys.path.insert(0, PYTHON_DIR)
 
 import dssync_export  # noqa: E402
 from dssync_export import ExportError, export  # noqa: E402
+from examples import diabetes_to_files, predict, train_reference  # noqa: E402
 from examples.dsdata import read_table, write_table  # noqa: E402
 from examples.regression_mlp import RegressionMlp  # noqa: E402
 from examples.residual_cnn import ResidualCnn  # noqa: E402
@@ -346,11 +349,16 @@ class CommandLineTest(unittest.TestCase):
                                           "--input-shape", "10", "--output-size", "1"],
             }
             for expected, args in cases.items():
-                result = self.run_cli(*args, "--out", os.path.join(tmp, "x.pt"))
-                self.assertEqual(result.returncode, 2, (expected, result.stderr))
-                self.assertIn(expected, result.stderr)
-                self.assertNotIn("Traceback", result.stderr)
-                self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+                # in-process (main() is what the script runs): a subprocess per case costs a
+                # PyTorch import each
+                stderr = io.StringIO()
+                with contextlib.redirect_stderr(stderr):
+                    code = dssync_export.main(
+                        ["--module-path", PYTHON_DIR, *args, "--out", os.path.join(tmp, "x.pt")])
+                self.assertEqual(code, 2, (expected, stderr.getvalue()))
+                self.assertIn(expected, stderr.getvalue())
+                self.assertNotIn("Traceback", stderr.getvalue())
+                self.assertEqual(len(stderr.getvalue().strip().splitlines()), 1, stderr.getvalue())
             self.assertFalse(os.path.exists(os.path.join(tmp, "x.pt")))
 
 
@@ -370,11 +378,18 @@ class ExampleScriptsTest(unittest.TestCase):
             self.assertEqual(f2.tolist(), features.tolist())
             self.assertEqual(l2.tolist(), labels.tolist())
 
+    @staticmethod
+    def run_main(main, *args):
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout):
+            code = main(list(args))
+        if code != 0:
+            raise AssertionError(f"exit code {code}: {stdout.getvalue()}")
+        return stdout.getvalue()
+
     def test_diabetes_train_predict(self):
-        examples = os.path.join(PYTHON_DIR, "examples")
         with tempfile.TemporaryDirectory() as tmp:
-            subprocess.run([sys.executable, os.path.join(examples, "diabetes_to_files.py"),
-                            "--out-dir", tmp], check=True, capture_output=True, timeout=120)
+            self.run_main(diabetes_to_files.main, "--out-dir", tmp)
             train_x, train_y = read_table(os.path.join(tmp, "diabetes-train.bin"))
             test_x, _ = read_table(os.path.join(tmp, "diabetes-test.bin"))
             self.assertEqual((train_x.shape[1], train_y.shape[1]), (10, 1))
@@ -383,19 +398,16 @@ class ExampleScriptsTest(unittest.TestCase):
             model = os.path.join(tmp, "mlp.pt")
             export(RegressionMlp(), model, (10,), 1)
             trained = os.path.join(tmp, "trained.pt")
-            run = subprocess.run(
-                [sys.executable, os.path.join(examples, "train_reference.py"), "--model", model,
-                 "--train", os.path.join(tmp, "diabetes-train.bin"),
-                 "--test", os.path.join(tmp, "diabetes-test.bin"), "--epochs", "10",
-                 "--batch-size", "32", "--lr", "0.01", "--loss", "mse", "--save", trained],
-                check=True, capture_output=True, text=True, timeout=120)
-            metrics = json.loads(run.stdout)
+            metrics = json.loads(self.run_main(
+                train_reference.main, "--model", model,
+                "--train", os.path.join(tmp, "diabetes-train.bin"),
+                "--test", os.path.join(tmp, "diabetes-test.bin"), "--epochs", "10",
+                "--batch-size", "32", "--lr", "0.01", "--loss", "mse", "--save", trained))
             self.assertEqual(len(metrics["epochs"]), 10)
             self.assertGreater(metrics["test"]["r2"], 0.3)
             pred = os.path.join(tmp, "pred.bin")
-            subprocess.run([sys.executable, os.path.join(examples, "predict.py"), "--model",
-                            trained, "--features", os.path.join(tmp, "diabetes-test.bin"),
-                            "--out", pred], check=True, capture_output=True, timeout=120)
+            self.run_main(predict.main, "--model", trained,
+                          "--features", os.path.join(tmp, "diabetes-test.bin"), "--out", pred)
             self.assertEqual(load(trained)[1]["input_shape"], [10])  # dssync.json kept
             predictions, labels = read_table(pred)
             self.assertEqual(predictions.shape, (test_x.shape[0], 1))
