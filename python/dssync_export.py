@@ -117,6 +117,9 @@ def resolve(spec: str, option: str) -> object:
     if spec.count(":") != 1 or not all(spec.split(":")):
         raise ExportError(f"{option} '{spec}' must be 'import.path:Name', e.g. mypkg.nets:ResNetSmall")
     module_name, attr_path = spec.split(":")
+    if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
+        raise ExportError(f"{option} '{spec}' names a file; give the import path instead "
+                          "(mypkg.nets:Name) and the directory holding mypkg with --module-path DIR")
     try:
         obj = importlib.import_module(module_name)
     except ModuleNotFoundError as e:

@@ -340,6 +340,8 @@ class CommandLineTest(unittest.TestCase):
                                                 "--input-shape", "10", "--output-size", "1"],
                 "has no attribute 'Nope'": ["--module", "examples.regression_mlp:Nope",
                                             "--input-shape", "10", "--output-size", "1"],
+                "names a file": ["--module", "python/examples/regression_mlp.py:RegressionMlp",
+                                 "--input-shape", "10", "--output-size", "1"],
                 "not valid JSON": ["--module", "examples.regression_mlp:RegressionMlp",
                                    "--args", "{inputs: 3}", "--input-shape", "10",
                                    "--output-size", "1"],
