@@ -14,7 +14,9 @@ import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.ShardBatcher;
 import io.dssync.data.frame.Shards;
+import io.dssync.models.LossKind;
 import io.dssync.models.ModelSpec;
+import io.dssync.models.TorchScriptModel;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
@@ -28,6 +30,9 @@ import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
 import io.dssync.schedule.TestbedLinks;
 import io.dssync.testing.TestData;
+import io.dssync.testing.TorchScripts;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,7 +43,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The invariants of DESIGN.md section 4, checked on the real worker loop ({@link WorkerTask#train})
@@ -54,12 +61,21 @@ class EngineInvariantsTest {
   private static DatasetSplits data;
   private static ModelSpec cnn;
   private static ExecutorService threads;
+  @TempDir
+  static Path dir;
+  /** The model the ranks train: the built-in CNN, or a TorchScript file in the tests that say so. */
+  private ModelSpec model;
 
   @BeforeAll
   static void load() {
     data = TestData.fashionMnist(800, 100);
     cnn = new ModelSpec("cnn", 1, 28, 28, 10, SEED);
     threads = Executors.newFixedThreadPool(N);
+  }
+
+  @BeforeEach
+  void builtInModel() {
+    model = cnn;
   }
 
   @AfterAll
@@ -90,6 +106,19 @@ class EngineInvariantsTest {
     float[] engine = runEngineWith(1, ScheduleKind.FULL, 1, 0, adam);
     float[] reference = referenceRun(1, adam, true);
     assertArrayEquals(reference, engine);
+  }
+
+  @Test
+  void aTorchScriptFileKeepsTheInvariantsOfGroupsOfAllAndOfOneWorker() throws Exception {
+    TorchScripts.requireTorch();
+    // Without dropout: its masks come from libtorch's generator, which the replicas of one JVM share.
+    Path file = TorchScripts.export(dir.resolve("residual.pt"), "residual_cnn:ResidualCnn", "{\"dropout\": 0.0}",
+        "1,28,28", 10, null);
+    model = new ModelSpec("residual.pt", 1, 28, 28, 10, SEED, 0, 1, LossKind.CLASSIFICATION,
+        TorchScriptModel.of(file.toString(), Files.readAllBytes(file)));
+    assertArrayEquals(referenceRun(N, SGD, true), runEngine(ScheduleKind.FULL, N, 0, SGD));
+    OptimizerSpec adam = OptimizerSpec.adam(0.0);
+    assertArrayEquals(referenceRun(1, adam, true), runEngineWith(1, ScheduleKind.FULL, 1, 0, adam));
   }
 
   @Test
@@ -266,10 +295,10 @@ class EngineInvariantsTest {
   private List<WorkerResult> trainRanks(int n, GroupSchedule schedule, OptimizerSpec opt, FirstPlan[] firstPlans,
       CrossRackPrecision crossRack, int[] layoutRacks) throws Exception {
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
-    StageWork work = new StageWork("test", 0, 0, STEPS, schedule, cnn, opt, lr, BATCH, SEED, 30_000, false, 0,
+    StageWork work = new StageWork("test", 0, 0, STEPS, schedule, model, opt, lr, BATCH, SEED, 30_000, false, 0,
         null, null, null, STEPS, AllReduceAlgorithm.AUTO, crossRack, RackLayout.byHost(), null);
     ConsensusState start;
-    try (ModelReplica init = Replicas.create(cnn, opt, 1)) {
+    try (ModelReplica init = Replicas.create(model, opt, 1)) {
       float[] s = new float[init.stateSize()];
       init.readState(s);
       start = new ConsensusState(s, new float[init.optimizerStateSize()], 0);
@@ -282,7 +311,7 @@ class EngineInvariantsTest {
       int rank = r;
       ConsensusState s0 = start;
       futures.add(threads.submit(() -> {
-        try (ModelReplica replica = Replicas.create(cnn, opt, 1)) {
+        try (ModelReplica replica = Replicas.create(model, opt, 1)) {
           InMemoryTransport t = transports.get(rank);
           return task.train(rank, "thread-" + rank, shards.get(rank), s0, replica, t,
               new GroupAllReduce(t, Duration.ofSeconds(30)), schedule, firstPlans[rank], layoutRacks);
@@ -308,7 +337,7 @@ class EngineInvariantsTest {
     try {
       List<ShardBatcher> batchers = new ArrayList<>();
       for (int r = 0; r < n; r++) {
-        replicas.add(Replicas.create(cnn, opt, 1));
+        replicas.add(Replicas.create(model, opt, 1));
         batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
       }
       float[] features = new float[BATCH * 784];

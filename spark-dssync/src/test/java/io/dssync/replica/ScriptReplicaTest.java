@@ -1,0 +1,165 @@
+package io.dssync.replica;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dssync.data.DatasetSplits;
+import io.dssync.data.LabeledArrays;
+import io.dssync.errors.DsSyncException;
+import io.dssync.models.LossKind;
+import io.dssync.models.ModelSpec;
+import io.dssync.models.TorchScriptModel;
+import io.dssync.testing.Dsdt;
+import io.dssync.testing.TestData;
+import io.dssync.testing.TorchScripts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A TorchScript file written by the export helper, trained through the same replica as the built-in models:
+ * its own weights, its BatchNorm statistics in the state, the mode set for every step and evaluation.
+ */
+class ScriptReplicaTest {
+  @TempDir
+  static Path dir;
+  private static ModelSpec cnn;
+  private static DatasetSplits data;
+
+  @BeforeAll
+  static void export() throws Exception {
+    TorchScripts.requireTorch();
+    Path file = TorchScripts.export(dir.resolve("residual.pt"), "residual_cnn:ResidualCnn", "{}", "1,28,28", 10, null);
+    cnn = spec(file, LossKind.CLASSIFICATION, 10, 1);
+    data = TestData.fashionMnist(512, 256);
+  }
+
+  static ModelSpec spec(Path file, LossKind loss, int classes, int labelWidth) throws Exception {
+    TorchScriptModel source = TorchScriptModel.of(file.toString(), Files.readAllBytes(file));
+    int[] shape = source.metadata().inputShape();
+    int c = shape.length == 3 ? shape[0] : 1;
+    int h = shape.length == 3 ? shape[1] : 1;
+    int w = shape[shape.length - 1];
+    return new ModelSpec(file.getFileName().toString(), c, h, w, classes, 3, 0, labelWidth, loss, source);
+  }
+
+  @Test
+  void everyReplicaStartsFromTheFilesOwnWeightsWhateverTheSeed() {
+    ModelSpec otherSeed = new ModelSpec(cnn.name(), 1, 28, 28, 10, 99, 0, 1, cnn.loss(), cnn.source());
+    try (ModelReplica a = Replicas.create(cnn, OptimizerSpec.sgd(0.9, 0), 1);
+        ModelReplica b = Replicas.create(otherSeed, OptimizerSpec.sgd(0.9, 0), 1)) {
+      assertArrayEquals(Synthetic.state(a), Synthetic.state(b));
+      // The state holds the parameters, then the BatchNorm running statistics (variance starts at 1).
+      float[] s = Synthetic.state(a);
+      assertTrue(a.stateSize() > a.trainableSize(), "no buffers in the state");
+      float[] buffers = Arrays.copyOfRange(s, a.trainableSize(), s.length);
+      assertTrue(contains(buffers, 1f), "no running variance of 1 among the buffers");
+    }
+  }
+
+  @Test
+  void trainingStepsMoveTheBatchNormStatisticsAndEvaluationDoesNot() {
+    try (ModelReplica r = Replicas.create(cnn, OptimizerSpec.sgd(0.9, 0), 1)) {
+      LabeledArrays batch = data.train().head(32);
+      float[] before = Synthetic.state(r);
+      r.evaluate(batch.features(), batch.labels(), 32);
+      assertArrayEquals(before, Synthetic.state(r), "an evaluation changed the state (eval mode not set)");
+      r.trainStep(batch.features(), batch.labels(), 32, 0.05f);
+      float[] after = Synthetic.state(r);
+      int t = r.trainableSize();
+      assertFalse(Arrays.equals(Arrays.copyOfRange(before, t, before.length), Arrays.copyOfRange(after, t,
+          after.length)), "a training step left the running statistics alone (training mode not set)");
+      // Dropout is off in eval mode: the same input evaluates the same twice.
+      assertEquals(r.evaluate(batch.features(), batch.labels(), 32).loss(),
+          r.evaluate(batch.features(), batch.labels(), 32).loss());
+    }
+  }
+
+  @Test
+  void writingTheBuffersChangesWhatTheModelComputes() {
+    try (ModelReplica r = Replicas.create(cnn, OptimizerSpec.sgd(0.9, 0), 1)) {
+      LabeledArrays batch = data.test().head(64);
+      double loss = r.evaluate(batch.features(), batch.labels(), 64).loss();
+      float[] s = Synthetic.state(r);
+      for (int i = r.trainableSize(); i < s.length; i++) {
+        s[i] = s[i] * 3 + 0.5f; // running mean and variance of every BatchNorm
+      }
+      r.writeState(s);
+      assertArrayEquals(s, Synthetic.state(r));
+      assertTrue(Math.abs(loss - r.evaluate(batch.features(), batch.labels(), 64).loss()) > 1e-4,
+          "the model does not read the buffers written into the state");
+    }
+  }
+
+  @Test
+  void stepsOnAFileGiveThePyTorchResultOfTheSameSteps() throws Exception {
+    // Without dropout the steps are deterministic, so eager PyTorch (python3-torch, another libtorch) must
+    // reach the same parameters and statistics from the same file, batches and SGD with momentum.
+    Path file = TorchScripts.export(dir.resolve("nodrop.pt"), "residual_cnn:ResidualCnn", "{\"dropout\": 0.0}",
+        "1,28,28", 10, null);
+    LabeledArrays rows = data.train().head(128);
+    Path table = Dsdt.write(dir.resolve("rows.dsdt"), rows);
+    Path trained = dir.resolve("trained.pt");
+    TorchScripts.example("train_reference.py", List.of("--model", file.toString(), "--train", table.toString(),
+        "--epochs", "1", "--batch-size", "32", "--lr", "0.05", "--momentum", "0.9", "--no-shuffle", "--loss",
+        "cross_entropy", "--threads", "1", "--save", trained.toString()), 300);
+    try (ModelReplica r = Replicas.create(spec(file, LossKind.CLASSIFICATION, 10, 1), OptimizerSpec.sgd(0.9, 0), 1);
+        ModelReplica torch = Replicas.create(spec(trained, LossKind.CLASSIFICATION, 10, 1), OptimizerSpec.sgd(0, 0),
+            1)) {
+      float[] start = Synthetic.state(r);
+      Synthetic.train(r, rows, 32, 4, 0.05f);
+      float[] ours = Synthetic.state(r);
+      float[] theirs = Synthetic.state(torch);
+      double largest = 0;
+      double moved = 0;
+      for (int i = 0; i < ours.length; i++) {
+        largest = Math.max(largest, Math.abs(ours[i] - theirs[i]));
+        moved = Math.max(moved, Math.abs(ours[i] - start[i]));
+      }
+      assertTrue(largest < 1e-5 && moved > 1e-2, "largest difference " + largest + ", largest move " + moved);
+    }
+  }
+
+  @Test
+  void anOutputThatDoesNotMatchTheClassesIsRefusedNamingBoth() throws Exception {
+    Path file = TorchScripts.export(dir.resolve("seven.pt"), "residual_cnn:ResidualCnn", "{\"classes\": 7}",
+        "1,28,28", 7, null);
+    DsSyncException e = assertThrows(DsSyncException.class,
+        () -> Replicas.create(spec(file, LossKind.CLASSIFICATION, 10, 1), OptimizerSpec.sgd(0, 0), 1));
+    assertTrue(e.getMessage().contains("it outputs 7 values per example, but the cross-entropy loss on 10 classes"
+        + " needs 10"), e.getMessage());
+  }
+
+  @Test
+  void aFileWithoutTheHelpersMetadataIsRefusedWithHowToExportIt() throws Exception {
+    Path traced = dir.resolve("traced.pt");
+    TorchScripts.Result r = TorchScripts.run(java.util.List.of(TorchScripts.PYTHON, "-c",
+        "import torch; m = torch.nn.Linear(4, 2); torch.jit.trace(m, torch.zeros(1, 4)).save('" + traced + "')"),
+        120, true);
+    assertEquals(0, r.exit(), r.output());
+    DsSyncException e = assertThrows(DsSyncException.class,
+        () -> TorchScriptModel.of(traced.toString(), Files.readAllBytes(traced)));
+    assertTrue(e.getMessage().contains("has no dssync.json") && e.getMessage().contains("torch.jit.trace")
+        && e.getMessage().contains("python/dssync_export.py"), e.getMessage());
+    Path text = dir.resolve("notes.pt");
+    Files.writeString(text, "not a model");
+    e = assertThrows(DsSyncException.class, () -> TorchScriptModel.of(text.toString(), Files.readAllBytes(text)));
+    assertTrue(e.getMessage().contains("not a TorchScript file"), e.getMessage());
+  }
+
+  private static boolean contains(float[] values, float v) {
+    for (float x : values) {
+      if (x == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
