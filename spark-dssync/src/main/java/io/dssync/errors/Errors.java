@@ -388,7 +388,7 @@ public final class Errors {
         + " bad records named in the executor logs.");
   }
 
-  /** {@code table} has no column {@code column} for the {@code role} ("feature", "label" ...); a close name is suggested. */
+  /** {@code table} has no {@code role} ("feature", "label" ...) column {@code column}; suggests a close name. */
   public static DsSyncException missingColumn(String table, String role, String column, String[] available) {
     String guess = closest(column, available);
     return new DsSyncException(ErrorKind.CONFIG, "Table " + table + " has no " + role + " column '" + column + "'"

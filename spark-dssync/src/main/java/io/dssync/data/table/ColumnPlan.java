@@ -90,7 +90,8 @@ final class ColumnPlan implements Serializable {
       if (!(t instanceof BooleanType)) {
         throw Errors.columnType(table, "validation indicator", indicator, t.simpleString(),
             "it must be boolean: true marks a validation row, false a training row",
-            "Make one with a comparison, e.g. withColumn(\"" + indicator + "\", col(\"fold\").equalTo(0)).");
+            "Make one with a comparison, e.g. withColumn(\"isValidation\", col(\"" + indicator + "\").equalTo(0)),"
+                + " and name that column.");
       }
     }
     int[] imageFields = features == Features.IMAGE ? imageFieldPositions((StructType) featureTypes.get(0)) : null;
@@ -187,7 +188,8 @@ final class ColumnPlan implements Serializable {
       return Label.ARRAY;
     }
     String fix = type instanceof StringType
-        ? "Index string labels first, e.g. with StringIndexer (setInputCol(\"" + name + "\").setOutputCol(\"label\"))."
+        ? "Index string labels first, e.g. with StringIndexer (setInputCol(\"" + name + "\").setOutputCol(\"" + name
+            + "Index\")), and name that column as the label."
         : type instanceof BooleanType
             ? "Cast it to a number first, e.g. col(\"" + name + "\").cast(\"double\")."
             : "Convert the column into a number, an array of numbers or a vector.";

@@ -47,12 +47,10 @@ public final class TableReader {
     Dataset<Row> table;
     try {
       table = source.format().reader(spark).load(path);
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // AnalysisException and SparkException are checked, thrown undeclared from Scala
       if (e instanceof SparkThrowable t && "UNABLE_TO_INFER_SCHEMA".equals(t.getCondition())) {
         throw Errors.emptyTable(path, "it has no data files that Spark's " + source.format() + " reader can read");
       }
-      throw Errors.tableUnreadable(path, source.format().sparkName(), e);
-    } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       throw Errors.tableUnreadable(path, source.format().sparkName(), e);
     }
     if (table.schema().isEmpty()) {
