@@ -47,6 +47,9 @@ final class ColumnPlan implements Serializable {
   /** Fields of Spark's image struct that decoding reads, in the order of {@link #imageFields}. */
   static final List<String> IMAGE_FIELDS = List.of("origin", "height", "width", "nChannels", "mode", "data");
 
+  /** Fields every ml Vector struct keeps once a format drops its type (JSON omits a dense one's null size, indices). */
+  private static final List<String> VECTOR_FIELDS = List.of("type", "values");
+
   private static final String FEATURES_ALLOWED = "features must be an ml Vector, an array of numbers, an image"
       + " of Spark's image source, or numbers in one or more numeric columns";
   private static final String LABEL_ALLOWED = "a label must be a number, an array of numbers or an ml Vector";
@@ -171,6 +174,9 @@ final class ColumnPlan implements Serializable {
           + " OneHotEncoder, if wanted), and VectorAssembler puts several columns into one vector.";
     } else if (type instanceof BooleanType) {
       fix = "Cast it to a number first, e.g. col(\"" + name + "\").cast(\"double\").";
+    } else if (type instanceof StructType struct && List.of(struct.fieldNames()).containsAll(VECTOR_FIELDS)) {
+      fix = "It looks like an ml Vector saved as JSON or ORC, which Spark reads back as a plain struct: save"
+          + " vector_to_array(col(\"" + name + "\")) instead, or use parquet, which keeps vectors.";
     } else {
       fix = "Convert the column into one of those, e.g. with VectorAssembler.";
     }

@@ -81,6 +81,19 @@ class BadTablesTest {
   }
 
   @Test
+  void vectorsSavedAsJsonComeBackAsStructsAndAskForArrays() {
+    String path = dir.resolve("vectors.json").toString();
+    Frames.of(spark, List.of(RowFactory.create(Vectors.dense(1, 2), 0.0)),
+        "features", SQLDataTypes.VectorType(), "label", DataTypes.DoubleType).write().json(path);
+    String m = message(() -> TableReader.read(spark, TableSource.of(path, "json", "features")));
+    assertTrue(m.startsWith("The feature column 'features' of table " + path + " has type struct<"), m);
+    assertTrue(m.endsWith("; features must be an ml Vector, an array of numbers, an image of Spark's image source,"
+        + " or numbers in one or more numeric columns. It looks like an ml Vector saved as JSON or ORC, which Spark"
+        + " reads back as a plain struct: save vector_to_array(col(\"features\")) instead, or use parquet, which"
+        + " keeps vectors."), m);
+  }
+
+  @Test
   void aVectorAmongSeveralFeatureColumnsAsksForOneColumnOrAssembly() {
     Dataset<Row> t = Frames.of(spark, List.of(RowFactory.create(1.0, Vectors.dense(1, 2), 0)),
         "a", DataTypes.DoubleType, "v", SQLDataTypes.VectorType(), "label", DataTypes.IntegerType);
