@@ -374,6 +374,13 @@ public final class Errors {
         + " to the working directory of the driver.");
   }
 
+  /** The file system of a table's {@code path} could not be asked whether it exists. */
+  public static DsSyncException tableUnopenable(String path, Throwable cause) {
+    return new DsSyncException(ErrorKind.CONFIG, "Table " + path + " cannot be opened: " + firstLine(cause.getMessage())
+        + ". Check the path's file system scheme (file:///..., hdfs://...) and that its Hadoop file system is on the"
+        + " class path.", cause);
+  }
+
   /** Spark's {@code format} reader could not read the table at {@code path}. */
   public static DsSyncException tableUnreadable(String path, String format, Throwable cause) {
     return new DsSyncException(ErrorKind.DATA, "Table " + path + " could not be read as " + format + ": "

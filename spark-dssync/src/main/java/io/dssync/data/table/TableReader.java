@@ -70,7 +70,7 @@ public final class TableReader {
     } catch (DsSyncException e) {
       throw e;
     } catch (IOException | IllegalArgumentException e) {
-      throw Errors.tableUnreadable(path, source.format().sparkName(), e);
+      throw Errors.tableUnopenable(path, e);
     }
     if (matches == null || matches.length == 0) {
       throw Errors.tableNotFound(path);

@@ -55,6 +55,13 @@ class BadTablesTest {
   }
 
   @Test
+  void aPathOnAFileSystemHadoopDoesNotKnowIsNamedWithTheScheme() {
+    assertEquals("Table nosuch://host/t.parquet cannot be opened: No FileSystem for scheme \"nosuch\". Check the"
+        + " path's file system scheme (file:///..., hdfs://...) and that its Hadoop file system is on the class path.",
+        message(() -> TableReader.read(spark, TableSource.of("nosuch://host/t.parquet", "parquet", "features"))));
+  }
+
+  @Test
   void aMissingColumnListsTheColumnsAndSuggestsACloseName() {
     String path = parquet("cols", List.of(RowFactory.create(Vectors.dense(1, 2), 0.0)),
         "features", SQLDataTypes.VectorType(), "label", DataTypes.DoubleType);
