@@ -110,8 +110,7 @@ final class CheckedTable {
           scan.firstWhere, scan.first.features(image));
     }
     return Errors.unequalRows(name, plan.labelName, plan.label == ColumnPlan.Label.VECTOR ? "vectors" : "arrays",
-        scan.mismatchWhere, scan.mismatch.labelWidth() + " values", scan.firstWhere,
-        scan.first.labelWidth() + " values");
+        scan.mismatchWhere, scan.mismatch.label(), scan.firstWhere, scan.first.label());
   }
 
   /** The examples' shape: the images', or flat {@code 1 x 1 x d} unless a layout was given for them. */

@@ -9,6 +9,14 @@ record RowShape(int channels, int height, int width, int labelWidth) implements 
   }
 
   String features(boolean image) {
-    return image ? channels + "x" + height + "x" + width + " (channels x height x width)" : width + " values";
+    return image ? channels + "x" + height + "x" + width + " (channels x height x width)" : values(width);
+  }
+
+  String label() {
+    return values(labelWidth);
+  }
+
+  private static String values(int n) {
+    return n == 1 ? "1 value" : n + " values";
   }
 }

@@ -151,7 +151,7 @@ class BadTablesTest {
     Dataset<Row> t = spark.createDataFrame(jsc.parallelize(rows, 2), schema(
         "x", DataTypes.createArrayType(DataTypes.DoubleType), "y", DataTypes.createArrayType(DataTypes.DoubleType)));
     assertEquals("Column 'y' of table two partitions holds arrays of different sizes: input partition 1, row 0 has 2"
-        + " values, but the first row (input partition 0, row 0) has 1 values. " + ARRAY_FIX,
+        + " values, but the first row (input partition 0, row 0) has 1 value. " + ARRAY_FIX,
         message(() -> TableReader.fromFrame(t, "two partitions", TableColumns.of("x").withLabel("y"),
             BadRecords.FAIL)));
   }
