@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  */
 enum RunOption {
   PRESET("--preset", "A workload with sizes that train in about ten minutes on 2 cores with 4 workers: "
-      + Preset.names() + " (flags given explicitly override it; see below)", "none", Group.DATA_AND_MODEL),
+      + Preset.names() + " (flags given explicitly override it)", "none", Group.DATA_AND_MODEL),
   DATASET("--dataset", "Dataset name: " + String.join(", ", DatasetChoice.NAMES), "fashion-mnist",
       Group.DATA_AND_MODEL),
   METRICS_OUT("--metrics-out", "Write per-step and per-stage metrics as JSON lines to this path"

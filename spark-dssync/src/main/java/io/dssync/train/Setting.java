@@ -126,6 +126,11 @@ public final class Setting<T> {
     return defaultValue;
   }
 
+  /** What a valid value is ("must be an integer >= 1"), as error messages and the configuration page say it. */
+  public String rule() {
+    return rule;
+  }
+
   /** Parses and checks {@code text}; the error names the flag, the value and the rule. */
   public T parse(String text) {
     T value;
