@@ -29,35 +29,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The rough edges of the command line: version, grouped help, --flag=value, --resume, warnings, hints, progress. */
 class CommandLineTest {
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final CliRun cli = new CliRun();
 
-  private int run(String... args) {
-    return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  private String outText() {
-    return out.toString(StandardCharsets.UTF_8);
-  }
-
-  private String errText() {
-    return err.toString(StandardCharsets.UTF_8);
-  }
 
   @Test
   void versionPrintsTheMavenProjectVersion() throws Exception {
     String pom = Files.readString(Path.of("pom.xml"));
     Matcher parent = Pattern.compile("<parent>.*?<version>([^<]+)</version>", Pattern.DOTALL).matcher(pom);
     assertTrue(parent.find(), "the module's pom names its parent's version");
-    assertEquals(0, run("--version"));
-    assertTrue(outText().startsWith("dssync " + parent.group(1) + " (Spark "), outText());
+    assertEquals(0, cli.run("--version"));
+    assertTrue(cli.out().startsWith("dssync " + parent.group(1) + " (Spark "), cli.out());
   }
 
   @Test
   void trainHelpListsEveryFlagUnderItsGroup() {
-    assertEquals(0, run("train", "--help"));
-    String help = outText();
+    assertEquals(0, cli.run("train", "--help"));
+    String help = cli.out();
     int previous = -1;
     for (Group g : Group.values()) {
       String title = Character.toUpperCase(g.title().charAt(0)) + g.title().substring(1) + ":\n";
@@ -88,18 +75,18 @@ class CommandLineTest {
     assertEquals(Map.of("--group-size", "3", "--racks", "a,b;c=d"),
         CommandFlags.pairs(new String[] {"--group-size=3", "--racks", "a,b;c=d"}));
     assertEquals(Map.of("--checkpoint-dir", ""), CommandFlags.pairs(new String[] {"--checkpoint-dir="}));
-    assertEquals(2, run("train", "--group-size=0"));
-    assertTrue(errText().contains("Invalid --group-size = 0"), errText());
+    assertEquals(2, cli.run("train", "--group-size=0"));
+    assertTrue(cli.err().contains("Invalid --group-size = 0"), cli.err());
   }
 
   @Test
   void resumeFromADirectoryThatDoesNotExistIsAnError(@TempDir Path tmp) {
     String missing = tmp.resolve("no-such-run").toString();
-    assertEquals(2, run("train", "--resume", missing, "--dataset", "no-such-dataset"));
-    assertTrue(errText().contains("Invalid --resume = " + missing + ": the directory does not exist"), errText());
-    assertTrue(errText().contains("--checkpoint-dir " + missing), "names the flag that starts a new run: "
-        + errText());
-    assertFalse(errText().contains("no-such-dataset"), "refused before the dataset is looked at: " + errText());
+    assertEquals(2, cli.run("train", "--resume", missing, "--dataset", "no-such-dataset"));
+    assertTrue(cli.err().contains("Invalid --resume = " + missing + ": the directory does not exist"), cli.err());
+    assertTrue(cli.err().contains("--checkpoint-dir " + missing), "names the flag that starts a new run: "
+        + cli.err());
+    assertFalse(cli.err().contains("no-such-dataset"), "refused before the dataset is looked at: " + cli.err());
   }
 
   @Test
@@ -117,21 +104,21 @@ class CommandLineTest {
   @Test
   void groupSizeUnderFullWarnsThatItHasNoEffect() {
     // The unknown dataset stops the command right after its start-up lines, before any Spark work.
-    assertEquals(2, run("train", "--schedule", "full", "--group-size", "3", "--dataset", "no-such-dataset"));
-    assertTrue(errText().contains("[dssync] warning: --group-size 3 has no effect with --schedule full"), errText());
+    assertEquals(2, cli.run("train", "--schedule", "full", "--group-size", "3", "--dataset", "no-such-dataset"));
+    assertTrue(cli.err().contains("[dssync] warning: --group-size 3 has no effect with --schedule full"), cli.err());
   }
 
   @Test
   void aTextDatasetWithTheDefaultModelSuggestsBertCls() {
-    assertEquals(2, run("train", "--dataset", "kjv-books"));
-    assertTrue(errText().contains("Invalid --model = cnn: dataset kjv-books holds token ids of text"), errText());
-    assertTrue(errText().contains("Use --model bert-cls"), errText());
+    assertEquals(2, cli.run("train", "--dataset", "kjv-books"));
+    assertTrue(cli.err().contains("Invalid --model = cnn: dataset kjv-books holds token ids of text"), cli.err());
+    assertTrue(cli.err().contains("Use --model bert-cls"), cli.err());
   }
 
   @Test
   void anImageDatasetWithDeepFmSuggestsAnImageModel() {
-    assertEquals(2, run("train", "--dataset", "mnist", "--model", "deepfm"));
-    assertTrue(errText().contains("Use --model cnn"), errText());
+    assertEquals(2, cli.run("train", "--dataset", "mnist", "--model", "deepfm"));
+    assertTrue(cli.err().contains("Use --model cnn"), cli.err());
   }
 
   @Test
