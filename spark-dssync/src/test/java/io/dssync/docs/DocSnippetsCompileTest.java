@@ -142,6 +142,14 @@ class DocSnippetsCompileTest {
     return out;
   }
 
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> all = Files.walk(dir)) {
+      all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a leftover folder in the build's temporary directory is harmless
+    }
+  }
+
   /** Compiles every snippet; one line per error, as FILE:LINE: message. */
   static List<String> compile(List<Snippet> snippets) {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -175,6 +183,8 @@ class DocSnippetsCompileTest {
       javac.getTask(null, files, diagnostics, options, null, units).call();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      deleteTree(out);
     }
     List<String> problems = new ArrayList<>();
     for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
