@@ -5,6 +5,7 @@ import io.dssync.errors.Errors;
 import io.dssync.train.CheckpointStore;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -29,10 +30,24 @@ final class ResumeDir {
     if (dir.isEmpty()) {
       return Optional.empty();
     }
+    if (!isDirectory(dir, hadoopConf)) {
+      throw Errors.resumeDirMissing(dir);
+    }
+    if (new CheckpointStore(dir, hadoopConf).checkpointsNewestFirst().isEmpty()) {
+      return Optional.of("[dssync] --resume " + dir + " holds no checkpoint yet: training starts fresh from step 0"
+          + " and writes its checkpoints there.");
+    }
+    return Optional.empty();
+  }
+
+  /** A local path is looked at directly, so a typo fails before Hadoop's file systems start up. */
+  private static boolean isDirectory(String dir, Configuration hadoopConf) {
     Path path = new Path(dir);
-    boolean exists;
+    if (isLocal(dir)) {
+      return Files.isDirectory(java.nio.file.Path.of(path.toUri().getPath()));
+    }
     try {
-      exists = Errors.throughHadoop(dir, () -> {
+      return Errors.throughHadoop(dir, () -> {
         FileSystem fs = path.getFileSystem(hadoopConf);
         return fs.exists(path) && fs.getFileStatus(path).isDirectory();
       });
@@ -41,13 +56,5 @@ final class ResumeDir {
     } catch (IOException | RuntimeException e) {
       throw Errors.checkpointIo("look for the directory of", dir, e);
     }
-    if (!exists) {
-      throw Errors.resumeDirMissing(dir);
-    }
-    if (new CheckpointStore(dir, hadoopConf).checkpointsNewestFirst().isEmpty()) {
-      return Optional.of("[dssync] --resume " + dir + " holds no checkpoint yet: training starts fresh from step 0"
-          + " and writes its checkpoints there.");
-    }
-    return Optional.empty();
   }
 }
