@@ -80,6 +80,14 @@ class CommandLineTest {
   }
 
   @Test
+  void reportTakesOutEqualsDir(@TempDir Path tmp) throws Exception {
+    Path metrics = Files.writeString(tmp.resolve("run.jsonl"), "{\"type\":\"run\",\"run\":\"a\"}\n");
+    Path out = tmp.resolve("charts");
+    assertEquals(0, cli.run("report", "--out=" + out, metrics.toString()), cli.err());
+    assertTrue(Files.isRegularFile(out.resolve("index.html")), cli.out());
+  }
+
+  @Test
   void resumeFromADirectoryThatDoesNotExistIsAnError(@TempDir Path tmp) {
     String missing = tmp.resolve("no-such-run").toString();
     assertEquals(2, cli.run("train", "--resume", missing, "--dataset", "no-such-dataset"));
