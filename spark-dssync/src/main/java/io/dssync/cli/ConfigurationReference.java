@@ -52,7 +52,7 @@ public final class ConfigurationReference {
     StringBuilder sb = new StringBuilder(BEGIN).append("\n");
     for (Group group : Group.values()) {
       sb.append("\n### ").append(Character.toUpperCase(group.title().charAt(0))).append(group.title().substring(1))
-          .append("\n\n| flag | Java constant, Spark conf key | default | accepted values | meaning |\n")
+          .append("\n\n| flag | Java constant, key | default | accepted values | meaning |\n")
           .append("|---|---|---|---|---|\n");
       for (Setting<?> s : TrainerConfig.ALL) {
         if (s.group() == null) {

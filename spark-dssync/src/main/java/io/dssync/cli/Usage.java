@@ -24,7 +24,7 @@ final class Usage {
   static String train() {
     StringBuilder sb = new StringBuilder();
     sb.append("dssync train: flags take a value, as --flag VALUE or --flag=VALUE. Training settings are also\n")
-        .append("Spark conf keys dssync.<name> and TrainerConfig constants; see docs/configuration.md.\n");
+        .append("TrainerConfig constants and keys dssync.<name>; see docs/configuration.md.\n");
     for (Group group : Group.values()) {
       sb.append('\n').append(capitalised(group.title())).append(":\n");
       // What to train on comes before how to read it; elsewhere the settings lead.
