@@ -5,7 +5,7 @@ import io.dssync.errors.DsSyncException;
 import java.io.PrintStream;
 import java.util.Arrays;
 
-/** The {@code dssync} command: {@code dssync train|report|bench ...}, {@code dssync help}. */
+/** The {@code dssync} command: {@code dssync train|report|bench ...}, {@code dssync help}, {@code dssync --version}. */
 public final class Main {
   private Main() {}
 
@@ -24,11 +24,18 @@ public final class Main {
         && System.getProperty("spark.master", "").startsWith("yarn");
   }
 
-  /** Runs a command and returns its exit code: 0 success, 1 training failed, 2 bad usage. */
+  /**
+   * Runs a command and returns its exit code: 0 success, 1 training failed, 2 bad usage (a bad flag
+   * or setting, a dataset that cannot be had); 130 is the JVM's own on Ctrl-C.
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length == 0 || args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h")) {
       out.print(Usage.text());
       return args.length == 0 ? 2 : 0;
+    }
+    if (args[0].equals("--version") || args[0].equals("version")) {
+      out.println(Version.text());
+      return 0;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
     try {

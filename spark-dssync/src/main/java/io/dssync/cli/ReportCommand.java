@@ -41,10 +41,13 @@ final class ReportCommand {
           outDir = args[++i];
         }
         default -> {
-          if (args[i].startsWith("--")) {
+          if (args[i].startsWith("--out=")) {
+            outDir = args[i].substring("--out=".length());
+          } else if (args[i].startsWith("--")) {
             throw Errors.unknownName("report flag", args[i], new Object[] {"--out", "--help"});
+          } else {
+            files.add(args[i]);
           }
-          files.add(args[i]);
         }
       }
     }

@@ -1,5 +1,6 @@
 package io.dssync.cli;
 
+import io.dssync.train.Setting.Group;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -11,19 +12,22 @@ import java.util.stream.Stream;
  */
 enum RunOption {
   PRESET("--preset", "A workload with sizes that train in about ten minutes on 2 cores with 4 workers: "
-      + Preset.names() + " (flags given explicitly override it; see below)", "none"),
-  DATASET("--dataset", "Dataset name: " + String.join(", ", DatasetChoice.NAMES), "fashion-mnist"),
+      + Preset.names() + " (flags given explicitly override it)", "none", Group.DATA_AND_MODEL),
+  DATASET("--dataset", "Dataset name: " + String.join(", ", DatasetChoice.NAMES), "fashion-mnist",
+      Group.DATA_AND_MODEL),
   METRICS_OUT("--metrics-out", "Write per-step and per-stage metrics as JSON lines to this path"
-      + " (any Hadoop file system; render with 'dssync report')", "");
+      + " (any Hadoop file system; render with 'dssync report')", "", Group.TRAINING);
 
   final String flag;
   final String doc;
   final String defaultText;
+  final Group group;
 
-  RunOption(String flag, String doc, String defaultText) {
+  RunOption(String flag, String doc, String defaultText, Group group) {
     this.flag = flag;
     this.doc = doc;
     this.defaultText = defaultText;
+    this.group = group;
   }
 
   static Set<String> flags() {

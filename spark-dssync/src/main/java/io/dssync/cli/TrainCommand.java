@@ -13,6 +13,7 @@ import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
 import io.dssync.transport.DriverBlockReports;
 import java.io.PrintStream;
+import org.apache.hadoop.conf.Configuration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -25,17 +26,27 @@ final class TrainCommand {
 
   static int run(String[] args, PrintStream out, PrintStream err) {
     if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
-      out.print(Usage.text());
+      out.print(Usage.train());
       return 0;
     }
     TrainingArgs run = TrainingArgs.of(withPreset(CommandFlags.pairs(args)), RunOption.flags(), Map.of());
     TrainerConfig config = run.trainer(Map.of()).build();
+    String dataset = run.flags().string(RunOption.DATASET.flag, "fashion-mnist");
+    DatasetChoice.requireModelFits(dataset, config.get(TrainerConfig.MODEL));
+    String resume = config.get(TrainerConfig.RESUME);
+    if (ResumeDir.isLocal(resume)) {
+      ResumeDir.check(resume, new Configuration()).ifPresent(err::println);
+    }
+    config.ignoredSettings().forEach(line -> err.println("[dssync] warning: " + line));
     // Under spark-submit without --master, train on the master spark-submit was given.
     String master = run.master(config);
-    DatasetSplits used = run.limited(DatasetChoice.load(run.flags().string(RunOption.DATASET.flag, "fashion-mnist")));
+    DatasetSplits used = run.limited(DatasetChoice.load(dataset));
     err.printf(Locale.ROOT, "[dssync] %s: %d training / %d test examples; %s on %s%n", used.name(),
         used.train().size(), used.test().size(), config.describe(), master);
     return run.onSession(config, spark -> {
+      if (!ResumeDir.isLocal(resume)) {
+        ResumeDir.check(resume, spark.sparkContext().hadoopConfiguration()).ifPresent(err::println);
+      }
       DriverBlockReports reports = new DriverBlockReports();
       spark.sparkContext().addSparkListener(reports);
       TrainingResult result = trainWithProgress(spark, config, used, run.flags().string(RunOption.METRICS_OUT.flag, ""),
@@ -59,9 +70,14 @@ final class TrainCommand {
   /** Progress bar on a terminal (plain lines otherwise), Spark UI accumulators, optional metrics file. */
   private static TrainingResult trainWithProgress(SparkSession spark, TrainerConfig config, DatasetSplits used,
       String metricsOut, PrintStream err) {
-    ProgressListener progress = ProgressBar.choose(System.console() != null, err)
-        .andThen(new SparkUiMetrics(spark.sparkContext()));
-    try (MetricsLog log = metricsOut == null || metricsOut.isEmpty() ? null
+    boolean terminal = System.console() != null;
+    // Off a terminal a stage's line can be minutes apart: the heartbeat keeps logs from looking hung.
+    Heartbeat heartbeat = terminal ? null : Heartbeat.start(err);
+    ProgressListener progress = ProgressBar.choose(terminal, err).andThen(new SparkUiMetrics(spark.sparkContext()));
+    if (heartbeat != null) {
+      progress = progress.andThen(heartbeat);
+    }
+    try (heartbeat; MetricsLog log = metricsOut == null || metricsOut.isEmpty() ? null
         : MetricsLog.open(metricsOut, config.runHeader("dssync-train"), spark.sparkContext().hadoopConfiguration())) {
       DsSyncTrainer trainer = new DsSyncTrainer(spark, config)
           .withProgress(log == null ? progress : progress.andThen(log));

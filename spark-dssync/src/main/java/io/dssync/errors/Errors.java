@@ -308,6 +308,23 @@ public final class Errors {
         + " (--checkpoint-dir / --resume take any Hadoop file system URI, e.g. file:///..., hdfs://...).", cause);
   }
 
+  /** {@code --resume} names a directory that does not exist: a typo would otherwise silently start over. */
+  public static DsSyncException resumeDirMissing(String dir) {
+    return new DsSyncException(ErrorKind.CONFIG, "Invalid --resume = " + dir + ": the directory does not exist,"
+        + " so there is no checkpoint to continue from. Check the path; to start a new run that writes its"
+        + " checkpoints there, pass --checkpoint-dir " + dir + " instead.");
+  }
+
+  /**
+   * A model that cannot read the dataset's examples; {@code suggestion} names a model (and preset)
+   * that can.
+   */
+  public static DsSyncException modelDoesNotFitData(String model, String dataset, String holds, String reads,
+      String suggestion) {
+    return invalidSetting("--model", model, "dataset " + dataset + " holds " + holds + ", which model " + model
+        + " cannot read (it reads " + reads + ")", suggestion);
+  }
+
   /** Resuming with a setting that changes the training trajectory from the one the checkpoint was made with. */
   public static DsSyncException checkpointMismatch(String path, String setting, Object saved, Object now) {
     return new DsSyncException(ErrorKind.CONFIG, "Cannot resume from " + path + ": it was made with "

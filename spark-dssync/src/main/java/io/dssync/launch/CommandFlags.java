@@ -12,10 +12,10 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * The {@code --flag value} pairs of one bench mode, read with typed getters that reject bad
- * values through {@link Errors#invalidSetting} (naming the flag, the value and the fix). Unknown
- * flags are rejected up front, so a typo never silently falls back to a default. The one parser of
- * {@code --flag value} command lines: {@code dssync train} and every bench mode read theirs here.
+ * The {@code --flag value} (or {@code --flag=value}) pairs of one command, read with typed getters
+ * that reject bad values through {@link Errors#invalidSetting} (naming the flag, the value and the
+ * fix). Unknown flags are rejected up front, so a typo never silently falls back to a default. The
+ * one parser of command lines: {@code dssync train} and every bench mode read theirs here.
  */
 public final class CommandFlags {
   private final Map<String, String> values = new LinkedHashMap<>();
@@ -39,13 +39,22 @@ public final class CommandFlags {
     return flags;
   }
 
-  /** The {@code --flag value} pairs of {@code args} in order (a flag given twice: the last wins). */
+  /**
+   * The {@code --flag value} and {@code --flag=value} pairs of {@code args} in order (a flag given
+   * twice: the last wins).
+   */
   public static Map<String, String> pairs(String[] args) {
     Map<String, String> pairs = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
+      int eq = flag.indexOf('=');
+      if (flag.startsWith("--") && eq > 2) {
+        pairs.put(flag.substring(0, eq), flag.substring(eq + 1));
+        continue;
+      }
       if (i + 1 >= args.length) {
-        throw Errors.invalidSetting(flag, "(nothing)", "a flag needs a value", "Write " + flag + " VALUE.");
+        throw Errors.invalidSetting(flag, "(nothing)", "a flag needs a value",
+            "Write " + flag + " VALUE or " + flag + "=VALUE.");
       }
       pairs.put(flag, args[++i]);
     }

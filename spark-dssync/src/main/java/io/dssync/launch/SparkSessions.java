@@ -101,7 +101,7 @@ public final class SparkSessions {
     if (master.startsWith("yarn") && !onClassPath.test("org.apache.spark.scheduler.cluster.YarnClusterManager")) {
       throw Errors.invalidSetting("--master", master, "this class path has no Spark YARN module",
           "Submit through a Spark installation's spark-submit with HADOOP_CONF_DIR set"
-          + " (submit-scripts/examples/yarn.sh does), or build with -Pyarn (README, YARN).");
+          + " (submit-scripts/examples/yarn.sh does), or build with -Pyarn (docs/cluster.md, YARN).");
     }
     if (master.startsWith("k8s://")
         && !onClassPath.test("org.apache.spark.scheduler.cluster.k8s.KubernetesClusterManager")) {

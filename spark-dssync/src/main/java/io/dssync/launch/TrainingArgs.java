@@ -3,6 +3,7 @@ package io.dssync.launch;
 import io.dssync.data.DatasetSplits;
 import io.dssync.errors.Errors;
 import io.dssync.train.Setting;
+import io.dssync.train.Setting.Group;
 import io.dssync.train.TrainerConfig;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -23,18 +24,21 @@ public final class TrainingArgs {
   /** The flags about the run, not the training algorithm, that every training command has. */
   public enum RunFlag {
     MASTER("--master", "Spark master URL; local mode uses one JVM with a task thread per worker thread",
-        "spark-submit's master, else local[<workers x threads-per-worker>]"),
-    TRAIN_LIMIT("--train-limit", "Use only the first N training examples (0 = all)", "0"),
-    TEST_LIMIT("--test-limit", "Evaluate on only the first N test examples (0 = all)", "0");
+        "spark-submit's master, else local[<workers x threads-per-worker>]", Group.CLUSTER),
+    TRAIN_LIMIT("--train-limit", "Use only the first N training examples (0 = all)", "0", Group.DATA_AND_MODEL),
+    TEST_LIMIT("--test-limit", "Evaluate on only the first N test examples (0 = all)", "0", Group.DATA_AND_MODEL);
 
     public final String flag;
     public final String doc;
     public final String defaultText;
+    /** Where help lists it, beside the trainer settings of the same group. */
+    public final Group group;
 
-    RunFlag(String flag, String doc, String defaultText) {
+    RunFlag(String flag, String doc, String defaultText, Group group) {
       this.flag = flag;
       this.doc = doc;
       this.defaultText = defaultText;
+      this.group = group;
     }
 
     /** The doc with its default, as help lists it. */

@@ -67,10 +67,8 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
    * Racks by measured bandwidth: the host pairs' bandwidths, sorted, split at the largest ratio
    * between neighbours, and hosts joined by links above that split share a rack. When no neighbour
    * is {@link #RACK_CONTRAST} times the one below it, the network is flat: one rack. The split
-   * follows the gap between the slow and the fast links, where the geometric middle of the slowest
-   * and the fastest pair, the rule before, followed the extremes: on the 3 x 2 testbed a cross-rack
-   * pair read at 2.7 MB/s put that middle at 19.8 MB/s, under another cross-rack pair's 20.1, and
-   * joined two racks; and on a flat network one slow reading could split it.
+   * follows the gap between the slow and the fast links rather than the extremes, so one slow
+   * cross-rack reading cannot join two racks, nor split a flat network.
    */
   public RackLayout racks() {
     List<String> distinct = new ArrayList<>();
@@ -122,10 +120,9 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
    * uplink, so their bandwidths add up to what the uplink carried. Such a sum can read an uplink
    * high, never low: pairs whose messages did not overlap in time each had the uplink to themselves
    * for a while, and a short message rides a traffic shaper's burst. So the estimate is the
-   * smallest sum of the rounds in which a pair left the rack. On the 3 x 2 testbed (12.5 MB/s
-   * uplinks) one probe's rounds summed to 13.3-19.7 MB/s per rack: the largest, the estimate
-   * before, priced random pairs' sync at 76 ms per step where they spent 125.
-   * A rack no measured pair left gets the fastest cross-rack bandwidth seen.
+   * smallest sum of the rounds in which a pair left the rack (the largest would price cross-rack
+   * groups well under what they spend). A rack no measured pair left gets the fastest cross-rack
+   * bandwidth seen.
    */
   public double[] uplinkMBps(int[] rackOfRank) {
     int racks = 0;

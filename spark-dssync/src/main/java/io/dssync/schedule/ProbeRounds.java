@@ -57,7 +57,7 @@ public final class ProbeRounds {
    * rack of two ranks has one inside pair, which meets in one round only), else the round that
    * measures the most missing links, the earliest of equals. On every placement ProbeRoundsTest
    * tries (2 to 5 racks of 1 to 4 one-rank hosts, up to 10 ranks) that is the fewest rounds there
-   * are, where taking the widest round first took 4 of 5 rounds on 3 x 2 in rack order. A 2 x 2 testbed needs 2
+   * are (taking the widest round first is not: 4 of 5 rounds on 3 x 2 in rack order). A 2 x 2 testbed needs 2
    * of 3 rounds (one inside both racks, one across), a 3 x 2 one 2 or 3 of 5 (3 with the ranks in
    * rack order: the three inside pairs meet in three rounds), 2 x 3 just one. The result depends on
    * its arguments only, so every rank derives the same rounds, as both ranks of a pair must.

@@ -10,6 +10,22 @@ import java.util.function.Predicate;
  * the CLI flag), documentation, default, parser and range check.
  */
 public final class Setting<T> {
+  /** Where a setting appears in {@code dssync train --help} and in docs/configuration.md. */
+  public enum Group {
+    TRAINING("training"), DATA_AND_MODEL("data and model"), SYNCHRONISATION("synchronisation"), CLUSTER("cluster"),
+    FAULT_TOLERANCE("fault tolerance"), ADVANCED("advanced");
+
+    private final String title;
+
+    Group(String title) {
+      this.title = title;
+    }
+
+    public String title() {
+      return title;
+    }
+  }
+
   private final String name;
   private final String doc;
   private final T defaultValue;
@@ -18,6 +34,8 @@ public final class Setting<T> {
   private final String rule;
   /** The accepted values of a {@link #oneOf} setting, from which a typo's likely meaning is guessed; else null. */
   private final String[] choices;
+  /** Null until {@link #in} names it; help and the configuration reference refuse a setting without one. */
+  private Group group;
 
   private Setting(String name, String doc, T defaultValue, Function<String, T> parser, Predicate<T> check,
       String rule) {
@@ -73,6 +91,20 @@ public final class Setting<T> {
     return new Setting<>(name, doc, defaultValue, String::trim, v -> true, "must be text");
   }
 
+  /** Declares the help group of this setting; call once, on its declaration. */
+  Setting<T> in(Group group) {
+    if (this.group != null) {
+      throw new IllegalStateException(name + " is already in " + this.group);
+    }
+    this.group = group;
+    return this;
+  }
+
+  /** The help group, or null when the declaration names none. */
+  public Group group() {
+    return group;
+  }
+
   public String name() {
     return name;
   }
@@ -92,6 +124,11 @@ public final class Setting<T> {
 
   public T defaultValue() {
     return defaultValue;
+  }
+
+  /** What a valid value is ("must be an integer >= 1"), as error messages and the configuration page say it. */
+  public String rule() {
+    return rule;
   }
 
   /** Parses and checks {@code text}; the error names the flag, the value and the rule. */

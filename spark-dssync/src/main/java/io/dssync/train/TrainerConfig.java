@@ -10,6 +10,7 @@ import io.dssync.replica.OptimizerSpec;
 import io.dssync.schedule.RackLayout;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.ScheduleSpec;
+import io.dssync.train.Setting.Group;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,101 +26,136 @@ import java.util.Map;
  */
 public final class TrainerConfig implements Serializable {
   public static final Setting<Integer> WORKERS = Setting.intAtLeast("workers", 4, 1,
-      "Number of workers N (barrier tasks, one model replica each); needs N free task slots.");
+      "Number of workers N (barrier tasks, one model replica each); needs N free task slots.")
+      .in(Group.CLUSTER);
   public static final Setting<String> SCHEDULE = Setting.oneOf("schedule", "random",
       "Group schedule: full (synchronous all-reduce), local (g = 1), random (DS-Sync), butterfly,"
           + " topology (groups inside racks, a cross-rack step every --cross-rack-period steps), auto (measure the"
           + " links, then run the schedule predicted fastest; re-plan when they change).",
-      ScheduleKind.cliNames());
+      ScheduleKind.cliNames())
+      .in(Group.SYNCHRONISATION);
   public static final Setting<Integer> GROUP_SIZE = Setting.intAtLeast("groupSize", 2, 1,
-      "Group size g (1 <= g <= N); forced to N by 'full' and to 1 by 'local'.");
+      "Group size g (1 <= g <= N); forced to N by 'full' and to 1 by 'local'.")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<Integer> SHUFFLE_PERIOD = Setting.intAtLeast("shufflePeriod", 1, 1,
-      "Steps between reshuffles of the random schedule (P).");
+      "Steps between reshuffles of the random schedule (P).")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<Integer> GLOBAL_AVERAGE_PERIOD = Setting.intAtLeast("globalAveragePeriod", 0, 0,
-      "Average over all N workers every H steps (0 = only at the end of each stage).");
+      "Average over all N workers every H steps (0 = only at the end of each stage).")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<String> RACKS = Setting.name("racks", "",
       "Racks of the topology schedule: executor hosts, ',' between hosts and ';' between racks"
           + " (\"h1,h2;h3,h4\"); empty = one rack per executor host.",
-      RackLayout::isValid, "must be host lists like \"h1,h2;h3,h4\" with no empty name and no host twice");
+      RackLayout::isValid, "must be host lists like \"h1,h2;h3,h4\" with no empty name and no host twice")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<Integer> CROSS_RACK_PERIOD = Setting.intAtLeast("crossRackPeriod",
       ScheduleSpec.DEFAULT_CROSS_RACK_PERIOD, 1,
-      "Topology schedule: groups span racks after every C-th step (C = 1: every step), inside racks otherwise.");
+      "Topology schedule: groups span racks after every C-th step (C = 1: every step), inside racks otherwise.")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<Integer> REPLAN_EVERY = Setting.intAtLeast("replanEvery", 5, 0,
       "Auto schedule: probe the links again every R stages and re-plan when a link's bandwidth differs more than"
-          + " 2x from the plan's in two probes in a row (0 = probe only at the first stage).");
+          + " 2x from the plan's in two probes in a row (0 = probe only at the first stage).")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<Integer> STEPS_PER_STAGE = Setting.intAtLeast("stepsPerStage", 100, 1,
-      "Steps per barrier stage (K); the driver evaluates and reports between stages.");
+      "Steps per barrier stage (K); the driver evaluates and reports between stages.")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<Integer> EPOCHS = Setting.intAtLeast("epochs", 2, 1,
-      "Passes over the training data (by the whole cluster).");
+      "Passes over the training data (by the whole cluster).")
+      .in(Group.TRAINING);
   public static final Setting<Integer> BATCH_SIZE = Setting.intAtLeast("batchSize", 64, 1,
-      "Mini-batch size per worker and step.");
+      "Mini-batch size per worker and step.")
+      .in(Group.TRAINING);
   public static final Setting<String> OPTIMIZER = Setting.oneOf("optimizer", "sgd",
-      "Local optimizer: sgd (with --momentum) or adam.", "sgd", "adam");
+      "Local optimizer: sgd (with --momentum) or adam.", "sgd", "adam")
+      .in(Group.TRAINING);
   public static final Setting<Double> LEARNING_RATE = Setting.positive("learningRate", 0.05,
-      "Peak learning rate.");
+      "Peak learning rate.")
+      .in(Group.TRAINING);
   public static final Setting<Double> MOMENTUM = Setting.inUnitInterval("momentum", 0.9,
-      "SGD momentum.");
+      "SGD momentum.")
+      .in(Group.TRAINING);
   public static final Setting<Double> WEIGHT_DECAY = Setting.nonNegative("weightDecay", 0.0,
-      "L2 weight decay.");
+      "L2 weight decay.")
+      .in(Group.TRAINING);
   public static final Setting<String> LR_SCHEDULE = Setting.oneOf("lrSchedule", "cosine",
       "Learning-rate schedule over all steps: constant, cosine, or step (x0.1 at 50% and 75%).",
-      "constant", "cosine", "step");
+      "constant", "cosine", "step")
+      .in(Group.TRAINING);
   public static final Setting<Integer> WARMUP_STEPS = Setting.intAtLeast("warmupSteps", 0, 0,
-      "Steps of linear learning-rate warm-up.");
+      "Steps of linear learning-rate warm-up.")
+      .in(Group.TRAINING);
   public static final Setting<Long> SEED = Setting.longSetting("seed", 42L,
-      "Seed of the initial model, the data order and the random schedule.");
+      "Seed of the initial model, the data order and the random schedule.")
+      .in(Group.TRAINING);
   public static final Setting<String> MODEL = Setting.name("model", "cnn",
       "Model to train: mlp, cnn, wrn-<depth>-<k> (wrn-16-4), bert-mlm or bert-cls (optionally sized"
           + " -L<layers>-H<heads>-D<width>, default L2-H2-D64), deepfm.",
-      Models::isKnown, "must be one of " + String.join(", ", Models.patterns()));
+      Models::isKnown, "must be one of " + String.join(", ", Models.patterns()))
+      .in(Group.DATA_AND_MODEL);
   public static final Setting<String> MODEL_FILE = Setting.text("modelFile", "",
       "A TorchScript file written by python/dssync_export.py (any Hadoop file system path) to train instead of"
-          + " a built-in --model; every replica starts from the file's weights.");
+          + " a built-in --model; every replica starts from the file's weights.")
+      .in(Group.DATA_AND_MODEL);
   public static final Setting<String> MODEL_FACTORY = Setting.text("modelFactory", "",
       "A class implementing io.dssync.models.ModelFactory (from a jar shipped with --jars) to train instead of a"
-          + " built-in --model.");
+          + " built-in --model.")
+      .in(Group.DATA_AND_MODEL);
   public static final Setting<String> LOSS = Setting.name("loss", "auto",
       "Loss: auto (the model's own: cross-entropy for built-in classifiers, the file's dssync_loss when it has"
           + " one), cross-entropy, binary, multi-label, mse, l1, huber, masked-lm, or custom (the file's"
           + " dssync_loss).",
       v -> v.equals("auto") || LossKind.ofFlag(v) != null, "must be auto or one of "
-          + String.join(", ", LossKind.flagNames()));
+          + String.join(", ", LossKind.flagNames()))
+      .in(Group.DATA_AND_MODEL);
   public static final Setting<Integer> THREADS_PER_WORKER = Setting.intAtLeast("threadsPerWorker", 1, 1,
-      "Compute threads per replica; must equal spark.task.cpus on a cluster.");
+      "Compute threads per replica; must equal spark.task.cpus on a cluster.")
+      .in(Group.CLUSTER);
   public static final Setting<Integer> SYNC_TIMEOUT_MS = Setting.intAtLeast("syncTimeoutMs", 120_000, 100,
-      "Deadline for a peer's chunk in a group all-reduce before the stage fails naming it.");
+      "Deadline for a peer's chunk in a group all-reduce before the stage fails naming it.")
+      .in(Group.ADVANCED);
   public static final Setting<String> ALL_REDUCE = Setting.oneOf("allReduce", "auto",
       "How groups of three or more average: auto (ring where a group's members sit on more than one host,"
           + " direct on one host), direct (every member with every other: fewest round trips, sums in rank order)"
           + " or ring (each member only with the next, in host order: one flow per link; equal to direct up to"
           + " rounding).",
-      "auto", "direct", "ring");
+      "auto", "direct", "ring")
+      .in(Group.ADVANCED);
   public static final Setting<String> CROSS_RACK_PRECISION = Setting.oneOf("crossRackPrecision", "fp32",
       "What averages across racks carry (a group with members in more than one rack of --racks or of the"
           + " topology; under topology on racks of one size, the level across racks of its two-level averages):"
           + " fp32 (exact) or fp16 (each value's change since the stage started, as an IEEE half: half the bytes"
           + " between racks; every rank still gets the same floats).",
-      "fp32", "fp16");
+      "fp32", "fp16")
+      .in(Group.ADVANCED);
   public static final Setting<Integer> SLOT_WAIT_MS = Setting.intAtLeast("slotWaitMs", 60_000, 0,
-      "How long to wait for executors to offer N task slots before failing.");
+      "How long to wait for executors to offer N task slots before failing.")
+      .in(Group.CLUSTER);
   public static final Setting<Integer> MIN_WORKERS = Setting.intAtLeast("minWorkers", 0, 0,
       "Elastic training: when executors are lost and none replaces them within --slot-wait-ms, continue with"
-          + " the N' >= M slots left and grow back when slots return (0 = off: always N workers).");
+          + " the N' >= M slots left and grow back when slots return (0 = off: always N workers).")
+      .in(Group.FAULT_TOLERANCE);
   public static final Setting<Integer> EVAL_EVERY = Setting.intAtLeast("evalEvery", 1, 1,
-      "Evaluate the consensus model on the test split every this many stages (and at the end).");
+      "Evaluate the consensus model on the test split every this many stages (and at the end).")
+      .in(Group.TRAINING);
   public static final Setting<String> CHECKPOINT_DIR = Setting.text("checkpointDir", "",
-      "Directory (any Hadoop file system: file://, hdfs://) for checkpoints; empty = none, or the --resume path.");
+      "Directory (any Hadoop file system: file://, hdfs://) for checkpoints; empty = none, or the --resume path.")
+      .in(Group.FAULT_TOLERANCE);
   public static final Setting<Integer> CHECKPOINT_EVERY = Setting.intAtLeast("checkpointEvery", 1, 1,
-      "Write a checkpoint every this many stages (and always after the last stage).");
+      "Write a checkpoint every this many stages (and always after the last stage).")
+      .in(Group.FAULT_TOLERANCE);
   public static final Setting<Integer> CHECKPOINT_KEEP = Setting.intAtLeast("checkpointKeep", 3, 1,
-      "Keep the newest this many checkpoints; older ones are deleted.");
+      "Keep the newest this many checkpoints; older ones are deleted.")
+      .in(Group.FAULT_TOLERANCE);
   public static final Setting<String> RESUME = Setting.text("resume", "",
-      "Checkpoint directory to continue from (the newest checkpoint that verifies); empty = start fresh.");
+      "Checkpoint directory to continue from (the newest checkpoint that verifies); empty = start fresh.")
+      .in(Group.FAULT_TOLERANCE);
   public static final Setting<Integer> MAX_STAGE_ATTEMPTS = Setting.intAtLeast("maxStageAttempts", 3, 1,
-      "Attempts per stage when an executor or barrier task is lost; each retry restarts from the last consensus.");
+      "Attempts per stage when an executor or barrier task is lost; each retry restarts from the last consensus.")
+      .in(Group.FAULT_TOLERANCE);
   public static final Setting<String> BAD_RECORDS = Setting.oneOf("badRecords", "fail",
       "Malformed input rows: fail (stop naming the first bad row) or skip (drop and count them).",
-      "fail", "skip");
+      "fail", "skip")
+      .in(Group.DATA_AND_MODEL);
 
   /** All settings in documentation order. */
   public static final List<Setting<?>> ALL = List.of(
@@ -178,6 +214,9 @@ public final class TrainerConfig implements Serializable {
   public List<String> ignoredSettings() {
     ScheduleKind kind = scheduleKind();
     List<String> lines = new ArrayList<>();
+    if ((kind == ScheduleKind.FULL || kind == ScheduleKind.LOCAL) && !get(GROUP_SIZE).equals(GROUP_SIZE.defaultValue())) {
+      lines.add(ignored(GROUP_SIZE, kind, "full averages all workers in one group, local keeps each worker alone"));
+    }
     // An elastic butterfly whose N' is no power of g runs random groups (DsSyncTrainer), which reshuffle;
     // auto's random and topology candidates reshuffle with this period too.
     boolean reshuffles = kind == ScheduleKind.RANDOM || kind == ScheduleKind.TOPOLOGY || kind == ScheduleKind.AUTO

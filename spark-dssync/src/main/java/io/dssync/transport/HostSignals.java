@@ -19,7 +19,7 @@ import org.apache.spark.network.client.RpcResponseCallback;
 
 /**
  * The notices and acknowledgements of the shared-memory path, between the task threads of
- * executors on one host, over Unix domain sockets. Why not Spark's network library, as before: an
+ * executors on one host, over Unix domain sockets. Why not Spark's network library: an
  * RPC reaches the reader's task through three threads woken in turn (the sender's event loop, the
  * reader's event loop, then the parked task), and on a loaded 2-core machine each wake-up costs
  * about as much as Gloo's whole exchange. Here the reader's task thread blocks on the socket itself

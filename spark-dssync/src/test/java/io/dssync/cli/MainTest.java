@@ -5,23 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** Bad command lines fail before any Spark or data work, with a message naming the flag. */
 class MainTest {
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private final CliRun cli = new CliRun();
 
   private int run(String... args) {
-    return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return cli.run(args);
   }
 
   private String errText() {
-    return err.toString(StandardCharsets.UTF_8);
+    return cli.err();
   }
 
   @Test
@@ -70,7 +65,7 @@ class MainTest {
   @Test
   void helpDocumentsEverySetting() {
     assertEquals(0, run("help"));
-    String help = out.toString(StandardCharsets.UTF_8);
+    String help = cli.out();
     for (Setting<?> s : TrainerConfig.ALL) {
       assertTrue(help.contains(s.flag()), "help lacks " + s.flag());
     }

@@ -79,17 +79,15 @@ record AllReducePlan(
   /** {@code warmup} value meaning: as many warm-up ops as the message size calls for. */
   static final int AUTO_WARMUP = -1;
   /**
-   * Bytes an automatic warm-up moves at least: enough ops for the JIT to compile the whole path.
-   * 1 GiB (16 ops at 64 MiB) was too few on a slow 2-core VM: four executors were still compiling
-   * during the timed ops, which then ran 1.6x slower than after 100 warm-up ops.
+   * Bytes an automatic warm-up moves at least: enough ops for the JIT to compile the whole path,
+   * also on a slow 2-core machine where four executors compile at once (1 GiB is not).
    */
   static final long WARMUP_BYTES = 4L << 30;
   static final int MIN_WARMUP = 2;
   /**
    * Small messages: C2 queues a method after about 5,000 calls (15,000 with its loop counts) and
-   * compiles it on the same two cores, so with 5,000 warm-up ops the compiles of the per-op path
-   * most likely ran in the timed window: three of eight 4 KiB g=2 cells read 4.2-7.6 ms (minimum
-   * 1.0-2.3 ms; two of them with 1.4-1.6 ms of executor CPU per op) where the others read 0.34-1.34 ms.
+   * compiles it on the same cores, so fewer warm-up ops leave the compiles of the per-op path in the
+   * timed window, where they show as a few cells several times slower than the rest.
    */
   static final int MAX_WARMUP = 20_000;
 

@@ -125,7 +125,7 @@ public final class SimulateBench implements BenchMode {
 
   /**
    * Row {@code r} of the all-reduce table, priced for the all-reduce its {@code all_reduce} column
-   * names; a table without that column was measured before the ring existed, with the direct one.
+   * names; a table without that column comes from a build that averaged every group directly.
    */
   static RackCalibration.Cell cell(CsvRows csv, int r) {
     RingRule measuredWith = RingRule.DIRECT;

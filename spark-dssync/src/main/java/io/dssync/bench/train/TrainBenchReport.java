@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * several rounds, on the median of the rounds' ratios and accuracy differences).
  */
 record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String consoleText) {
-  /** Issue 6's target for DS-Sync against full (on the throttled testbed). */
+  /** The project's target for DS-Sync against full, set for a bandwidth-limited network (the throttled testbed). */
   static final double TARGET_TIME_RATIO = 0.6;
   static final double TARGET_ACCURACY_POINTS = 0.5;
 
@@ -101,9 +101,9 @@ record TrainBenchReport(BenchTable runs, BenchTable curve, Path summary, String 
         + " averaged model state.");
     folder.write(runs, rounds == 1 ? "Runs (ratios against full of the same run)"
         : "Runs (ratios against full of the same round)");
-    folder.note(String.format(Locale.ROOT, "### Target check\n\nIssue 6: DS-Sync (random and butterfly, no periodic"
+    folder.note(String.format(Locale.ROOT, "### Target check\n\nTarget: DS-Sync (random and butterfly, no periodic"
             + " global average) reaches the target accuracy in at most %.1f x the time of `full`, with final"
-            + " accuracy at most %.1f points below it (the issue states the target for the throttled testbed;"
+            + " accuracy at most %.1f points below it (a target set for the throttled testbed;"
             + " this run's network: %s).\n\n%s", TARGET_TIME_RATIO, TARGET_ACCURACY_POINTS, plan.network(),
         check.length() == 0 ? "- no DS-Sync configuration ran\n" : check));
     String peerLines = ddp == null ? "" : peerLines(outcomes, rounds, ddp, target);

@@ -17,9 +17,8 @@ import org.apache.spark.sql.SparkSession;
 /** Runs DS-Sync configurations one after another on one SparkSession, printing a line per stage. */
 public final class TrainBenchRunner {
   /**
-   * Steps per epoch of a warm-up run. On the 3 x 2 testbed (3 epochs) executors kept speeding up for
-   * a hundred steps and more: with warm-ups of 8 steps per epoch `full`, measured first, computed at
-   * 133 ms per step through all of round 1 against 87 in rounds 2 and 3; with 40, 103 against 83.
+   * Steps per epoch of a warm-up run: executors keep speeding up for a hundred steps and more, so a
+   * shorter warm-up leaves the configuration measured first slower than the ones after it.
    */
   static final int WARM_UP_STEPS = 40;
 
@@ -42,10 +41,7 @@ public final class TrainBenchRunner {
    * An untimed run of each of {@code syncs} (settings from {@code base}) before the measured ones,
    * {@link #WARM_UP_STEPS} steps per epoch: the first configuration would otherwise also pay for
    * loading the engine and warming the executors, and each configuration for compiling its own code
-   * paths (halves, two-level averages,
-   * the probe), which favours whatever runs later. With one short warm-up of the first configuration
-   * only, the first round's stages 1-2 on the 3 x 2 testbed took 4.7 and 4.2 s under full and 3.1 and
-   * 3.1 s under topology C=2 in halves, which ran second, against 3.0-3.4 and 1.9-2.4 s in later rounds.
+   * paths (halves, two-level averages, the probe), which favours whatever runs later.
    */
   public static void warmUp(SparkSession spark, DatasetSplits splits, List<TrainBenchConfigs.Sync> syncs,
       Supplier<TrainerConfig.Builder> base, PrintStream err) {
