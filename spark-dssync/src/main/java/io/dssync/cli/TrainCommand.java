@@ -32,7 +32,9 @@ final class TrainCommand {
     TrainingArgs run = TrainingArgs.of(withPreset(CommandFlags.pairs(args)), RunOption.flags(), Map.of());
     TrainerConfig config = run.trainer(Map.of()).build();
     String dataset = run.flags().string(RunOption.DATASET.flag, "fashion-mnist");
-    DatasetChoice.requireModelFits(dataset, config.get(TrainerConfig.MODEL));
+    if (!config.hasOwnModel()) {
+      DatasetChoice.requireModelFits(dataset, config.get(TrainerConfig.MODEL));
+    }
     String resume = config.get(TrainerConfig.RESUME);
     if (ResumeDir.isLocal(resume)) {
       ResumeDir.check(resume, new Configuration()).ifPresent(err::println);
