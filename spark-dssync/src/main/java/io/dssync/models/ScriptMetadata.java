@@ -8,17 +8,15 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
  * What the export helper ({@code python/dssync_export.py}) records in a TorchScript file's extra file
  * {@code dssync.json}: the input shape of one example and its type, the output width, whether the file
  * has its own loss, the names of the float buffers {@code dssync_buffers()} returns, and the PyTorch
- * version that wrote it.
+ * version that wrote it; {@code json} is the file's text, which a trained copy of the model carries on.
  */
 public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputSize, boolean hasLoss,
-    List<String> buffers, String torchVersion) implements Serializable {
+    List<String> buffers, String torchVersion, String json) implements Serializable {
   /** The extra file's name inside the archive ({@code <archive>/extra/dssync.json}). */
   public static final String EXTRA_FILE = "dssync.json";
   static final int FORMAT = 1;
@@ -34,32 +32,16 @@ public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputS
 
   /** The metadata in TorchScript file {@code bytes}, or an error that says how to export the file. */
   public static ScriptMetadata read(String path, byte[] bytes) {
-    String json = null;
+    String json;
     boolean archive = true;
-    // ZipFile, not ZipInputStream: torch.jit.save stores entries with data descriptors, which the stream refuses.
-    java.nio.file.Path copy = null;
     try {
-      copy = java.nio.file.Files.createTempFile("dssync-model", ".pt");
-      java.nio.file.Files.write(copy, bytes);
-      try (ZipFile zip = new ZipFile(copy.toFile())) {
-        for (ZipEntry e : java.util.Collections.list(zip.entries())) {
-          if (e.getName().endsWith("/extra/" + EXTRA_FILE)) {
-            try (java.io.InputStream in = zip.getInputStream(e)) {
-              json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            }
-            break;
-          }
-        }
-      }
+      json = TorchScriptArchive.extra(bytes, EXTRA_FILE);
     } catch (java.util.zip.ZipException e) {
+      json = null;
       archive = false;
     } catch (IOException e) {
       throw Errors.modelFile(path, "its bytes could not be read as an archive (" + e + ")",
           "Check the file, or export it again with python/dssync_export.py.");
-    } finally {
-      if (copy != null) {
-        copy.toFile().delete();
-      }
     }
     if (!archive) {
       throw Errors.modelFile(path, "it is not a TorchScript file (not a zip archive of torch.jit.save)",
@@ -92,7 +74,7 @@ public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputS
             "Export with --input-shape of one example, e.g. 1,28,28.");
       }
       return new ScriptMetadata(dims, dtype.startsWith("int"), root.path("output_size").asInt(-1),
-          root.path("has_loss").asBoolean(false), List.copyOf(buffers), root.path("torch_version").asText("?"));
+          root.path("has_loss").asBoolean(false), List.copyOf(buffers), root.path("torch_version").asText("?"), json);
     } catch (IOException e) {
       throw Errors.modelFile(path, EXTRA_FILE + " is not valid JSON (" + e.getMessage() + ")",
           "Export the model again with python/dssync_export.py.");

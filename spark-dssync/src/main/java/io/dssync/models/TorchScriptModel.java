@@ -19,6 +19,19 @@ public record TorchScriptModel(String path, ScriptBytes bytes, ScriptMetadata me
     return new TorchScriptModel(path, shipped, metadata);
   }
 
+  /**
+   * A trained copy of this model: {@code written} is what libtorch wrote for it, to which the file's
+   * {@code dssync.json} is added back, so that the copy trains again with {@code --model-file}.
+   */
+  public byte[] trainedFile(byte[] written) {
+    try {
+      return TorchScriptArchive.withExtra(written, ScriptMetadata.EXTRA_FILE, metadata.json());
+    } catch (java.io.IOException e) {
+      throw Errors.modelFile(path, "its trained copy could not be assembled (" + e + ")",
+          "Check the space of the temporary folder (java.io.tmpdir).");
+    }
+  }
+
   @Override
   public String describe() {
     return "TorchScript file " + path;

@@ -75,6 +75,12 @@ final class BlockModel implements ReplicaModel {
   }
 
   @Override
+  public void writeTorchScript(java.io.OutputStream out) {
+    throw Errors.invalidSetting("TorchScript output", "a DJL block", "only a model trained from a TorchScript file"
+        + " can be written as one", "Save the model directory (its weights file holds every parameter by name).");
+  }
+
+  @Override
   public NDManager manager() {
     return manager;
   }

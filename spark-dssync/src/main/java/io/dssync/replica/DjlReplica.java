@@ -222,6 +222,16 @@ final class DjlReplica implements ModelReplica {
   }
 
   @Override
+  public void writeTorchScript(java.io.OutputStream out) {
+    TorchRuntime.prepareThread();
+    try {
+      model.writeTorchScript(out);
+    } catch (EngineException e) {
+      throw Errors.engineFailure("write model " + spec.modelSource().describe() + " as TorchScript", e);
+    }
+  }
+
+  @Override
   public void close() {
     if (!closed) {
       closed = true;

@@ -77,6 +77,12 @@ public interface ModelReplica extends AutoCloseable {
    */
   float[] predictProbabilities(float[] features, int count);
 
+  /**
+   * Writes the model in its current state as a plain TorchScript file, which {@code torch.jit.load} reads (a
+   * replica of a TorchScript file only; others refuse).
+   */
+  void writeTorchScript(java.io.OutputStream out);
+
   @Override
   void close();
 }

@@ -28,6 +28,9 @@ interface ReplicaModel {
   /** The model's own mean loss of {@code output} against {@code labels} (batch, label width); only some have one. */
   NDArray ownLoss(NDArray output, NDArray labels);
 
+  /** Writes the model with its current state as a TorchScript file (in eval mode); only a TorchScript model can. */
+  void writeTorchScript(java.io.OutputStream out);
+
   /** Where the model's arrays live; closing it frees them. */
   NDManager manager();
 }

@@ -129,6 +129,13 @@ final class ScriptModel implements ReplicaModel {
   }
 
   @Override
+  public void writeTorchScript(java.io.OutputStream out) {
+    // Saved in eval mode, as the export helper saves: torch.jit.load users serve it as it comes.
+    JniUtils.enableInferenceMode(module);
+    JniUtils.writeModule(module, out, false);
+  }
+
+  @Override
   public NDManager manager() {
     return manager;
   }

@@ -1,15 +1,35 @@
 package io.dssync.train;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.errors.Errors;
 import io.dssync.models.ModelSpec;
+import io.dssync.models.TorchScriptModel;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
+import java.io.ByteArrayOutputStream;
 import java.io.Serializable;
 
 /** The consensus model: its spec and its flat state (parameters and BatchNorm statistics). */
 public record TrainedModel(ModelSpec spec, float[] state) implements Serializable {
+
+  /**
+   * The trained model as a TorchScript file that {@code torch.jit.load} reads and {@code --model-file} trains
+   * again (a model trained from a TorchScript file only).
+   */
+  public byte[] torchScript() {
+    if (!(spec.modelSource() instanceof TorchScriptModel file)) {
+      throw Errors.invalidSetting("TorchScript output", spec.modelSource().describe(), "only a model trained from"
+          + " a TorchScript file can be written as one", "Use the model directory's weights instead.");
+    }
+    try (ModelReplica replica = Replicas.create(spec, OptimizerSpec.sgd(0, 0), 1)) {
+      replica.writeState(state);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      replica.writeTorchScript(out);
+      return file.trainedFile(out.toByteArray());
+    }
+  }
 
   /**
    * Evaluates on {@code data} with a short-lived replica on this JVM, with up to {@code threads}

@@ -13,6 +13,7 @@ import io.dssync.models.LossKind;
 import io.dssync.models.ModelSpec;
 import io.dssync.models.TorchScriptModel;
 import io.dssync.testing.Dsdt;
+import io.dssync.train.TrainedModel;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TorchScripts;
 import java.nio.file.Files;
@@ -125,6 +126,46 @@ class ScriptReplicaTest {
       }
       assertTrue(largest < 1e-5 && moved > 1e-2, "largest difference " + largest + ", largest move " + moved);
     }
+  }
+
+  @Test
+  void aTrainedCopyLoadsInPyTorchPredictsAsTheReplicaAndTrainsAgain() throws Exception {
+    try (ModelReplica r = Replicas.create(cnn, OptimizerSpec.sgd(0.9, 0), 1)) {
+      Synthetic.train(r, data.train(), 32, 8, 0.05f);
+      float[] trained = Synthetic.state(r);
+      Path copy = Files.write(dir.resolve("trained-copy.pt"), new TrainedModel(cnn, trained).torchScript());
+      LabeledArrays test = data.test();
+      Path table = Dsdt.write(dir.resolve("test.dsdt"), test);
+      Path out = dir.resolve("torch-predictions.dsdt");
+      TorchScripts.example("predict.py", List.of("--model", copy.toString(), "--features", table.toString(),
+          "--out", out.toString(), "--apply", "softmax", "--threads", "1"), 300);
+      float[] theirs = Dsdt.read(out)[0];
+      float[] ours = r.predictProbabilities(test.features(), test.size());
+      assertEquals(ours.length, theirs.length);
+      double largest = 0;
+      int sameClass = 0;
+      for (int i = 0; i < test.size(); i++) {
+        sameClass += argMax(ours, i, 10) == argMax(theirs, i, 10) ? 1 : 0;
+        for (int k = 0; k < 10; k++) {
+          largest = Math.max(largest, Math.abs(ours[i * 10 + k] - theirs[i * 10 + k]));
+        }
+      }
+      assertEquals(test.size(), sameClass, "examples whose class PyTorch predicts alike");
+      assertTrue(largest <= 1e-4, "largest probability difference " + largest);
+      // The copy keeps the export helper's metadata, so it is a model file to train on.
+      try (ModelReplica again = Replicas.create(spec(copy, LossKind.CLASSIFICATION, 10, 1), OptimizerSpec.sgd(0, 0),
+          1)) {
+        assertArrayEquals(trained, Synthetic.state(again));
+      }
+    }
+  }
+
+  private static int argMax(float[] rows, int row, int width) {
+    int best = 0;
+    for (int k = 1; k < width; k++) {
+      best = rows[row * width + k] > rows[row * width + best] ? k : best;
+    }
+    return best;
   }
 
   @Test
