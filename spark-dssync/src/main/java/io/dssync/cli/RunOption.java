@@ -15,6 +15,9 @@ enum RunOption {
       + Preset.names() + " (flags given explicitly override it)", "none", Group.DATA_AND_MODEL),
   DATASET("--dataset", "Dataset name: " + String.join(", ", DatasetChoice.NAMES), "fashion-mnist",
       Group.DATA_AND_MODEL),
+  SAVE_MODEL("--save-model", "Save the trained model as a Spark ML model directory (any Hadoop file system;"
+      + " DsSyncClassificationModel.load reads it); a model trained from --model-file also as DIR/model.pt, which"
+      + " torch.jit.load reads", "", Group.TRAINING),
   METRICS_OUT("--metrics-out", "Write per-step and per-stage metrics as JSON lines to this path"
       + " (any Hadoop file system; render with 'dssync report')", "", Group.TRAINING);
 

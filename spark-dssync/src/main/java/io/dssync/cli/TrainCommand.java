@@ -3,21 +3,25 @@ package io.dssync.cli;
 import io.dssync.data.DatasetSplits;
 import io.dssync.launch.CommandFlags;
 import io.dssync.launch.TrainingArgs;
+import io.dssync.errors.Errors;
 import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.metrics.StageMetrics;
+import io.dssync.ml.DsSyncClassificationModel;
+import io.dssync.models.TorchScriptModel;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
 import io.dssync.transport.DriverBlockReports;
+import java.io.IOException;
 import java.io.PrintStream;
-import org.apache.hadoop.conf.Configuration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
 /** {@code dssync train}: parse flags, load the dataset, train, print a summary. */
@@ -53,6 +57,10 @@ final class TrainCommand {
       spark.sparkContext().addSparkListener(reports);
       TrainingResult result = trainWithProgress(spark, config, used, run.flags().string(RunOption.METRICS_OUT.flag, ""),
           err);
+      String saveTo = run.flags().string(RunOption.SAVE_MODEL.flag, "");
+      if (!saveTo.isEmpty()) {
+        save(result, saveTo, err);
+      }
       out.printf(Locale.ROOT,
           "dssync train: schedule=%s g=%d workers=%d steps=%d wall=%.1fs final_test_accuracy=%.4f"
               + " final_test_metric=%s:%.4f sync_share=%.3f sync_ms_per_step=%.2f sync_wait_ms_per_step=%.2f"
@@ -90,6 +98,17 @@ final class TrainCommand {
       }
       return result;
     }
+  }
+
+  /** {@code --save-model}: the Spark ML model directory, with model.pt for a model trained from a TorchScript file. */
+  private static void save(TrainingResult result, String dir, PrintStream err) {
+    try {
+      DsSyncClassificationModel.fromTraining(result).write().overwrite().save(dir);
+    } catch (IOException e) {
+      throw Errors.modelFile(dir, "cannot be written: " + e.getMessage());
+    }
+    err.printf(Locale.ROOT, "[dssync] saved the model to %s%s%n", dir,
+        result.model().spec().modelSource() instanceof TorchScriptModel ? " (model.pt: for torch.jit.load)" : "");
   }
 
   /** The preset's flags (when --preset is given) overlaid by the flags given explicitly. */

@@ -258,7 +258,7 @@ public final class Errors {
   }
 
   /** A model file ({@code --model-file}) that cannot be trained: {@code problem} says why, {@code fix} what to do. */
-  public static DsSyncException modelFile(String path, String problem, String fix) {
+  public static DsSyncException scriptFile(String path, String problem, String fix) {
     return new DsSyncException(ErrorKind.CONFIG, "Cannot train model file " + path + ": " + problem + ". " + fix);
   }
 

@@ -1,6 +1,7 @@
 package io.dssync.ml;
 
 import io.dssync.models.ModelSpec;
+import io.dssync.train.TrainingResult;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -135,6 +136,15 @@ public final class DsSyncClassificationModel extends Model<DsSyncClassificationM
 
   public static DsSyncClassificationModel load(String path) {
     return read().load(path);
+  }
+
+  /**
+   * The transformer of a training run's consensus model ({@code DsSyncTrainer.fit}, the {@code dssync train}
+   * command), for models of dense inputs or token ids; save it with {@code write().save(path)}.
+   */
+  public static DsSyncClassificationModel fromTraining(TrainingResult result) {
+    return new DsSyncClassificationModel(org.apache.spark.ml.util.Identifiable.randomUID("dsSyncClassifier"),
+        result.model().spec(), result.model().state(), TrainingSummary.of(result), null);
   }
 
   static DsSyncClassificationModel restore(String uid, ModelSpec spec, float[] state, TrainingSummary summary,

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dssync.errors.Errors;
+import io.dssync.models.FactoryModel;
+import io.dssync.models.ModelSource;
 import io.dssync.models.ModelSpec;
+import io.dssync.models.TorchScriptModel;
 import io.dssync.train.FloatArrays;
+import io.dssync.train.TrainedModel;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -33,14 +37,21 @@ import org.apache.spark.ml.util.MLWriter;
  * cardinalities; {@code <path>/data/state.bin} is the flat state in the float layout checkpoints
  * use ({@link FloatArrays}).
  *
+ * <p>A model trained from a TorchScript file also leaves {@code <path>/model.pt}: the trained file, which
+ * {@code torch.jit.load} serves and {@code --model-file} trains again; the metadata's {@code source} says
+ * where the model came from ({@code {"kind": "torchscript", "file": "model.pt"}} or
+ * {@code {"kind": "factory", "class": ...}}; none for a built-in model).
+ *
  * <p>Format versions: 1 (no {@code formatVersion} field; written before deepfm's category mapping
- * existed) and 2 (adds {@code fieldCardinalities}). The reader branches on the version and refuses
- * a newer one by name instead of misreading it.
+ * existed), 2 (adds {@code fieldCardinalities}) and 3 (adds {@code source}, {@code model.pt}, and the spec's
+ * loss and label width). The reader branches on the version and refuses a newer one by name instead of
+ * misreading it.
  */
 final class ModelPersistence {
   static final String STATE_FILE = "data/state.bin";
   /** The version this build writes; it reads every version up to it. */
-  static final int FORMAT_VERSION = 2;
+  static final int FORMAT_VERSION = 3;
+  static final String SCRIPT_FILE = "model.pt";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ModelPersistence() {}
@@ -76,6 +87,16 @@ final class ModelPersistence {
         meta.set("summary", JSON.valueToTree(model.summary()));
         meta.set("fieldCardinalities", JSON.valueToTree(model.fieldCardinalities()));
         FileSystem fs = fileSystem(path, sparkSession().sparkContext().hadoopConfiguration());
+        ModelSource source = model.spec().modelSource();
+        if (source instanceof TorchScriptModel) {
+          meta.set("source", JSON.createObjectNode().put("kind", "torchscript").put("file", SCRIPT_FILE));
+          byte[] file = new TrainedModel(model.spec(), model.state()).torchScript();
+          try (OutputStream out = fs.create(new Path(path, SCRIPT_FILE), true)) {
+            out.write(file);
+          }
+        } else if (source instanceof FactoryModel factory) {
+          meta.set("source", JSON.createObjectNode().put("kind", "factory").put("class", factory.className()));
+        }
         try (OutputStream out = fs.create(new Path(path, "metadata/part-00000"), true)) {
           out.write((JSON.writeValueAsString(meta) + "\n").getBytes(StandardCharsets.UTF_8));
         }
@@ -118,7 +139,8 @@ final class ModelPersistence {
               + " versions 1 to " + FORMAT_VERSION + ". Load it with the dssync version that saved it, or"
               + " upgrade this one");
         }
-        ModelSpec spec = JSON.treeToValue(meta.get("spec"), ModelSpec.class);
+        ModelSpec spec = withSource(JSON.treeToValue(meta.get("spec"), ModelSpec.class), meta.path("source"), fs,
+            path);
         TrainingSummary summary = JSON.treeToValue(meta.get("summary"), TrainingSummary.class);
         // Version 1 predates deepfm's category mapping: its models read ids as they are.
         JsonNode cardinalities = version >= 2 ? meta.get("fieldCardinalities") : null;
@@ -140,6 +162,24 @@ final class ModelPersistence {
         }
         throw Errors.modelFile(path, "cannot be read: " + e);
       }
+    }
+
+    /** The spec with the source the metadata names: a TorchScript file beside it, a factory class, or built in. */
+    private static ModelSpec withSource(ModelSpec spec, JsonNode source, FileSystem fs, String path)
+        throws IOException {
+      String kind = source.path("kind").asText("");
+      if (kind.equals("torchscript")) {
+        Path file = new Path(path, source.path("file").asText(SCRIPT_FILE));
+        byte[] bytes;
+        try (InputStream in = fs.open(file)) {
+          bytes = in.readAllBytes();
+        }
+        return spec.withSource(TorchScriptModel.of(file.toString(), bytes), spec.loss());
+      }
+      if (kind.equals("factory")) {
+        return spec.withSource(new FactoryModel(source.path("class").asText()), spec.loss());
+      }
+      return spec;
     }
 
     private static String readMetadata(FileSystem fs, String path) throws IOException {

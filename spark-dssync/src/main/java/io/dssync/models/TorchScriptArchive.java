@@ -45,23 +45,28 @@ final class TorchScriptArchive {
    * writer keeps no extra files, so a trained copy gets the export helper's back this way.
    */
   static byte[] withExtra(byte[] archive, String name, String text) throws IOException {
+    return withEntry(archive, "extra/" + name, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The archive with entry {@code <archive>/relativeName} holding {@code content}, added or replaced. */
+  static byte[] withEntry(byte[] archive, String relativeName, byte[] content) throws IOException {
     Path copy = Files.createTempFile("dssync-model", ".pt");
     try {
       Files.write(copy, archive);
-      ByteArrayOutputStream out = new ByteArrayOutputStream(archive.length + text.length() + 512);
+      ByteArrayOutputStream out = new ByteArrayOutputStream(archive.length + content.length + 512);
       try (ZipFile zip = new ZipFile(copy.toFile()); ZipOutputStream to = new ZipOutputStream(out)) {
         String folder = null;
         for (ZipEntry e : Collections.list(zip.entries())) {
           if (folder == null) {
             folder = e.getName().substring(0, e.getName().indexOf('/') + 1);
           }
-          if (!e.getName().endsWith("/extra/" + name)) {
+          if (!e.getName().equals(folder + relativeName)) {
             try (InputStream in = zip.getInputStream(e)) {
               stored(to, e.getName(), in.readAllBytes());
             }
           }
         }
-        stored(to, folder + "extra/" + name, text.getBytes(StandardCharsets.UTF_8));
+        stored(to, folder + relativeName, content);
       }
       return out.toByteArray();
     } finally {

@@ -53,11 +53,11 @@ final class ScriptModel implements ReplicaModel {
     }
     List<String> methods = Arrays.asList(JniUtils.getMethodNames(module));
     if (!methods.contains(BUFFERS_METHOD)) {
-      throw Errors.modelFile(path, "it has no " + BUFFERS_METHOD + "() method, so the replica cannot see its buffers"
+      throw Errors.scriptFile(path, "it has no " + BUFFERS_METHOD + "() method, so the replica cannot see its buffers"
           + " (BatchNorm statistics) to average them", "Export the nn.Module with python/dssync_export.py.");
     }
     if (metadata.hasLoss() && !methods.contains(LOSS_METHOD)) {
-      throw Errors.modelFile(path, "its dssync.json promises a " + LOSS_METHOD + " method that it lacks",
+      throw Errors.scriptFile(path, "its dssync.json promises a " + LOSS_METHOD + " method that it lacks",
           "Export the model again with python/dssync_export.py.");
     }
     for (Parameter p : module.getParameters().values()) {
@@ -67,12 +67,12 @@ final class ScriptModel implements ReplicaModel {
       this.buffers = List.of(list.toTensorArray(this.manager));
     }
     if (buffers.size() != metadata.buffers().size()) {
-      throw Errors.modelFile(path, BUFFERS_METHOD + "() returns " + buffers.size() + " tensors but dssync.json"
+      throw Errors.scriptFile(path, BUFFERS_METHOD + "() returns " + buffers.size() + " tensors but dssync.json"
           + " lists " + metadata.buffers().size() + " buffers", "Export the model again with python/dssync_export.py.");
     }
     for (NDArray b : buffers) {
       if (b.getDataType() != DataType.FLOAT32) {
-        throw Errors.modelFile(path, BUFFERS_METHOD + "() returns a " + b.getDataType() + " buffer; the state"
+        throw Errors.scriptFile(path, BUFFERS_METHOD + "() returns a " + b.getDataType() + " buffer; the state"
             + " averages float32 values only", "Export the model in float32 with python/dssync_export.py.");
       }
     }
@@ -112,7 +112,7 @@ final class ScriptModel implements ReplicaModel {
     }
     NDList out = module.forward(store, new NDList(input), training);
     if (out.size() != 1) {
-      throw Errors.modelFile(path, "its forward returns " + out.size() + " tensors", "Return one tensor"
+      throw Errors.scriptFile(path, "its forward returns " + out.size() + " tensors", "Return one tensor"
           + " (batch, outputs) from forward.");
     }
     return out.singletonOrThrow();

@@ -160,6 +160,31 @@ class ScriptReplicaTest {
     }
   }
 
+  @Test
+  void aFilesOwnCrossEntropyTrainsAsTheEnginesCrossEntropy() throws Exception {
+    Path plain = TorchScripts.export(dir.resolve("plain.pt"), "residual_cnn:ResidualCnn", "{\"dropout\": 0.0}",
+        "1,28,28", 10, null);
+    Path withLoss = TorchScripts.export(dir.resolve("with-loss.pt"), "residual_cnn:ResidualCnn",
+        "{\"dropout\": 0.0}", "1,28,28", 10, "losses:cross_entropy");
+    try (ModelReplica engine = Replicas.create(spec(plain, LossKind.CLASSIFICATION, 10, 1), OptimizerSpec.sgd(0.9, 0),
+        1);
+        ModelReplica own = Replicas.create(spec(withLoss, null, 0, 1), OptimizerSpec.sgd(0.9, 0), 1)) {
+      own.writeState(Synthetic.state(engine)); // two exports, two random initialisations: start alike
+      float[] engineLosses = Synthetic.train(engine, data.train(), 32, 3, 0.05f);
+      float[] ownLosses = Synthetic.train(own, data.train(), 32, 3, 0.05f);
+      assertArrayEquals(engineLosses, ownLosses, 1e-5f);
+      float[] a = Synthetic.state(engine);
+      float[] b = Synthetic.state(own);
+      for (int i = 0; i < a.length; i++) {
+        assertEquals(a[i], b[i], 1e-5, "state value " + i);
+      }
+      Evaluation e = own.evaluate(data.test().features(), data.test().labels(), data.test().size());
+      assertEquals("loss", e.metricName());
+      assertEquals(engine.evaluate(data.test().features(), data.test().labels(), data.test().size()).loss(),
+          e.metric(), 1e-5);
+    }
+  }
+
   private static int argMax(float[] rows, int row, int width) {
     int best = 0;
     for (int k = 1; k < width; k++) {
