@@ -5,7 +5,7 @@ Run it with your own PyTorch, e.g.
 
     python3 dssync_export.py --module mypkg.nets:ResNetSmall --args '{"classes": 10}' \\
         --input-shape 1,28,28 --output-size 10 [--loss mypkg.losses:my_loss] \\
-        [--module-path DIR] [--input-dtype float32|int64] --out net.pt
+        [--module-path DIR] [--input-dtype float32|int64] [--seed N] --out net.pt
 
 or from Python: ``export(module, "net.pt", (1, 28, 28), 10, loss_fn=None)``.
 
@@ -435,6 +435,9 @@ def _parser() -> argparse.ArgumentParser:
                         "saved as dssync_loss")
     p.add_argument("--module-path", action="append", default=[], metavar="DIR",
                    help="directory put in front of sys.path (repeatable)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="torch.manual_seed before building the module, for reproducible initial "
+                        "weights (default: PyTorch's unseeded generator)")
     p.add_argument("--out", required=True, metavar="FILE", help="TorchScript file to write")
     p.add_argument("--debug", action="store_true", help="show tracebacks for errors")
     return p
@@ -446,6 +449,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         add_module_paths(args.module_path)
         shape = parse_shape(args.input_shape)
         kwargs = parse_args_json(args.args)
+        if args.seed is not None:
+            torch.manual_seed(args.seed)
         module = build_module(args.module, kwargs)
         loss = build_loss(args.loss) if args.loss else None
         meta = export(module, args.out, shape, args.output_size, loss_fn=loss,

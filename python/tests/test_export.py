@@ -82,7 +82,7 @@ class ExportTest(unittest.TestCase):
         self.assertTrue(meta["has_loss"])
         self.assertEqual(meta["torch_version"], torch.__version__)
         self.assertEqual(meta["buffers"], ["net." + n for n in self.expected_cnn_buffers()])
-        self.assertEqual(len(meta["buffers"]), 8)  # 4 BatchNorms x (running_mean, running_var)
+        self.assertEqual(len(meta["buffers"]), 10)  # 5 BatchNorms x (running_mean, running_var)
         self.assertFalse(any("num_batches_tracked" in n for n in meta["buffers"]))
 
     def test_mlp_metadata_and_no_buffers(self):
