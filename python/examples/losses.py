@@ -15,6 +15,6 @@ def cross_entropy(output: Tensor, label: Tensor) -> Tensor:
 
 
 def sqrt_of_excess_cross_entropy(output: Tensor, label: Tensor) -> Tensor:
-    """Finite while the cross-entropy exceeds 1, NaN once the model has learnt that much: a loss that
-    breaks partway through training, as a user's loss can."""
-    return torch.sqrt(F.cross_entropy(output, label[:, 0].long()) - 1.0)
+    """Finite while a batch's cross-entropy exceeds 0.7, NaN once the model has learnt that much: a loss
+    that breaks partway through training, as a user's loss can."""
+    return torch.sqrt(F.cross_entropy(output, label[:, 0].long()) - 0.7)
