@@ -44,13 +44,26 @@ class SubmitDefaultsTest {
     assertTrue(withoutKeys.contains("--conf spark.yarn.appMasterEnv.MALLOC_TOP_PAD_="), withoutKeys);
   }
 
+  @Test
+  void aUsersJarsJoinTheApplicationsJarsInTheOneJarsOption() throws IOException {
+    String command = dryRun(Files.writeString(dir.resolve("empty.conf"), "# nothing set\n"), "jars.log",
+        "--jars", "/opt/models/my-models.jar");
+    assertEquals(1, command.split(" --jars ", -1).length - 1, command);
+    String jars = command.substring(command.indexOf(" --jars ") + 8).split(" ")[0];
+    assertTrue(jars.contains("spark-dssync") || jars.contains("djl") || jars.contains("api-"), jars);
+    assertTrue(jars.endsWith("/opt/models/my-models.jar"), jars);
+  }
+
   /** The spark-submit command dssync-submit prints for a local-mode train with {@code properties}. */
-  private String dryRun(Path properties, String log) {
+  private String dryRun(Path properties, String log, String... submitOptions) {
     Map<String, String> env = Scripts.env();
     env.put("DSSYNC_PROPERTIES_FILE", properties.toString());
     env.put("DSSYNC_DRY_RUN", "1");
-    Scripts.Result run = Scripts.run(List.of(Scripts.script("dssync-submit").toString(), "--master", "local[2]",
-        "train", "--epochs", "1"), env, Duration.ofSeconds(120), dir.resolve(log));
+    List<String> command = new java.util.ArrayList<>(List.of(Scripts.script("dssync-submit").toString(), "--master",
+        "local[2]"));
+    command.addAll(List.of(submitOptions));
+    command.addAll(List.of("train", "--epochs", "1"));
+    Scripts.Result run = Scripts.run(command, env, Duration.ofSeconds(120), dir.resolve(log));
     assertEquals(0, run.exitCode(), run.output());
     return run.output();
   }
