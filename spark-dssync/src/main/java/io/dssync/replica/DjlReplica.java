@@ -14,7 +14,6 @@ import io.dssync.models.ModelSpec;
 import io.dssync.models.TorchScriptModel;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -257,16 +256,25 @@ final class DjlReplica implements ModelReplica {
     try {
       int fs = spec.featureSize();
       int w = spec.labelWidth();
-      long one = forwardTensorBytes(Arrays.copyOf(features, fs), Arrays.copyOf(labels, w), 1);
-      if (count < 2) {
-        return new StepFootprint(0, one);
-      }
-      long two = forwardTensorBytes(Arrays.copyOf(features, 2 * fs), Arrays.copyOf(labels, 2 * w), 2);
-      long perExample = Math.max(1, two - one);
-      return new StepFootprint(Math.max(0, one - perExample), perExample);
+      // Batches of two and four (the samples repeated), never one: in training mode a BatchNorm after a
+      // Linear layer (a user's factory may have one) refuses a batch of one example.
+      int samples = Math.min(count, 2);
+      long two = forwardTensorBytes(repeat(features, fs, samples, 2), repeat(labels, w, samples, 2), 2);
+      long four = forwardTensorBytes(repeat(features, fs, samples, 4), repeat(labels, w, samples, 4), 4);
+      long perExample = Math.max(1, (four - two) / 2);
+      return new StepFootprint(Math.max(0, two - 2 * perExample), perExample);
     } finally {
       writeState(before);
     }
+  }
+
+  /** {@code batch} rows of {@code width} floats, cycling through the first {@code samples} rows of {@code rows}. */
+  private static float[] repeat(float[] rows, int width, int samples, int batch) {
+    float[] out = new float[batch * width];
+    for (int i = 0; i < batch; i++) {
+      System.arraycopy(rows, (i % samples) * width, out, i * width, width);
+    }
+    return out;
   }
 
   /** Bytes of the tensors a training step's forward pass and loss create at this batch. */

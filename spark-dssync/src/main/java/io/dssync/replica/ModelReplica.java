@@ -49,8 +49,8 @@ public interface ModelReplica extends AutoCloseable {
   float trainStep(float[] features, float[] labels, int batchSize, float learningRate);
 
   /**
-   * The native memory a training step needs for any batch, measured by forward passes over the first
-   * one and two of {@code count} (at least one) sample examples.
+   * The native memory a training step needs for any batch, measured by forward passes over batches of
+   * two and four made of the first (up to two) of {@code count} (at least one) sample examples.
    * Leaves the replica's state as it was.
    */
   StepFootprint stepFootprint(float[] features, float[] labels, int count);

@@ -5,9 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.djl.nn.Activation;
+import ai.djl.nn.Block;
+import ai.djl.nn.Blocks;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.nn.core.Linear;
+import ai.djl.nn.norm.BatchNorm;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
+import io.dssync.models.FactoryModel;
+import io.dssync.models.LossKind;
+import io.dssync.models.ModelFactory;
 import io.dssync.models.ModelSpec;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +49,35 @@ class DjlReplicaFootprintTest {
           assertTrue(forward > 0, spec.name());
         }
       }
+    }
+  }
+
+  @Test
+  void aBatchNormAfterALinearLayerIsMeasuredFromOneOrTwoExamples() {
+    // In training mode such a BatchNorm refuses a batch of one example; a user's factory may have one.
+    ModelSpec spec = new ModelSpec("factory", 1, 12, 12, 10, 42, 0, 1, LossKind.CLASSIFICATION,
+        new FactoryModel(LinearBatchNorm.class.getName()));
+    LabeledArrays data = Synthetic.templates(spec, 8, 0.5f, 4);
+    try (DjlReplica replica = new DjlReplica(spec, SGD, 1)) {
+      long forward = replica.forwardTensorBytes(data.features(), data.labels(), 8);
+      for (int count : new int[] {1, 2}) {
+        LabeledArrays sample = Synthetic.slice(data, 0, count);
+        assertEquals(forward, replica.stepFootprint(sample.features(), sample.labels(), count).heldBytes(8),
+            "from " + count);
+      }
+    }
+  }
+
+  /** Flatten, Linear, BatchNorm over (batch, units), logits. */
+  public static final class LinearBatchNorm implements ModelFactory {
+    @Override
+    public Block build(ModelSpec spec) {
+      return new SequentialBlock()
+          .add(Blocks.batchFlattenBlock())
+          .add(Linear.builder().setUnits(16).build())
+          .add(BatchNorm.builder().build())
+          .add(Activation.reluBlock())
+          .add(Linear.builder().setUnits(spec.outputSize()).build());
     }
   }
 

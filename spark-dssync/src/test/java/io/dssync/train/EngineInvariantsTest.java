@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.djl.nn.Activation;
+import ai.djl.nn.Block;
+import ai.djl.nn.Blocks;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.nn.core.Linear;
+import ai.djl.nn.norm.BatchNorm;
 import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.collective.CrossRackPrecision;
 import io.dssync.collective.GroupAllReduce;
@@ -14,7 +20,9 @@ import io.dssync.data.DatasetSplits;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.ShardBatcher;
 import io.dssync.data.frame.Shards;
+import io.dssync.models.FactoryModel;
 import io.dssync.models.LossKind;
+import io.dssync.models.ModelFactory;
 import io.dssync.models.ModelSpec;
 import io.dssync.models.TorchScriptModel;
 import io.dssync.replica.ModelReplica;
@@ -119,6 +127,32 @@ class EngineInvariantsTest {
     assertArrayEquals(referenceRun(N, SGD, true), runEngine(ScheduleKind.FULL, N, 0, SGD));
     OptimizerSpec adam = OptimizerSpec.adam(0.0);
     assertArrayEquals(referenceRun(1, adam, true), runEngineWith(1, ScheduleKind.FULL, 1, 0, adam));
+  }
+
+  @Test
+  void aFactoryModelKeepsTheInvariantOfGroupsOfAllWorkers() throws Exception {
+    // A user's ModelFactory goes through the same replica path; its BatchNorm running statistics are
+    // state the groups average too, so they must come out equal to the reference's plain mean.
+    model = new ModelSpec("factory", 1, 28, 28, 10, SEED, 0, 1, LossKind.CLASSIFICATION,
+        new FactoryModel(BatchNormMlp.class.getName()));
+    float[] reference = referenceRun(N, SGD, true);
+    assertArrayEquals(reference, runEngine(ScheduleKind.FULL, N, 0, SGD));
+    // The state is the factory's block with its buffers: 784x32+32, gamma and beta 2x32, running mean and
+    // variance 2x32, 32x10+10.
+    assertEquals(784 * 32 + 32 + 2 * 32 + 2 * 32 + 32 * 10 + 10, reference.length);
+  }
+
+  /** A user's factory: flatten, a linear layer with BatchNorm (buffers), ReLU, logits. */
+  public static final class BatchNormMlp implements ModelFactory {
+    @Override
+    public Block build(ModelSpec spec) {
+      return new SequentialBlock()
+          .add(Blocks.batchFlattenBlock())
+          .add(Linear.builder().setUnits(32).build())
+          .add(BatchNorm.builder().build())
+          .add(Activation.reluBlock())
+          .add(Linear.builder().setUnits(spec.outputSize()).build());
+    }
   }
 
   @Test
