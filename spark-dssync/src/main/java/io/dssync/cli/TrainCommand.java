@@ -36,7 +36,8 @@ final class TrainCommand {
     TrainingArgs run = TrainingArgs.of(withPreset(CommandFlags.pairs(args)), RunOption.flags(), Map.of());
     TrainerConfig config = run.trainer(Map.of()).build();
     String dataset = run.flags().string(RunOption.DATASET.flag, "fashion-mnist");
-    if (!config.hasOwnModel()) {
+    boolean table = TableData.given(run.flags());
+    if (!config.hasOwnModel() && !table) {
       DatasetChoice.requireModelFits(dataset, config.get(TrainerConfig.MODEL));
     }
     String resume = config.get(TrainerConfig.RESUME);
@@ -46,16 +47,23 @@ final class TrainCommand {
     config.ignoredSettings().forEach(line -> err.println("[dssync] warning: " + line));
     // Under spark-submit without --master, train on the master spark-submit was given.
     String master = run.master(config);
-    DatasetSplits used = run.limited(DatasetChoice.load(dataset));
-    err.printf(Locale.ROOT, "[dssync] %s: %d training / %d test examples; %s on %s%n", used.name(),
-        used.train().size(), used.test().size(), config.describe(), master);
+    DatasetSplits used = table ? null : run.limited(DatasetChoice.load(dataset));
+    if (table) {
+      err.printf(Locale.ROOT, "[dssync] table %s; %s on %s%n", run.flags().string(RunOption.DATA.flag, ""),
+          config.describe(), master);
+    } else {
+      err.printf(Locale.ROOT, "[dssync] %s: %d training / %d test examples; %s on %s%n", used.name(),
+          used.train().size(), used.test().size(), config.describe(), master);
+    }
     return run.onSession(config, spark -> {
       if (!ResumeDir.isLocal(resume)) {
         ResumeDir.check(resume, spark.sparkContext().hadoopConfiguration()).ifPresent(err::println);
       }
       DriverBlockReports reports = new DriverBlockReports();
       spark.sparkContext().addSparkListener(reports);
-      TrainingResult result = trainWithProgress(spark, config, used, run.flags().string(RunOption.METRICS_OUT.flag, ""),
+      TrainingData data = table ? TableData.load(spark, run.flags(), config)
+          : TrainingData.of(spark, used, config.workers());
+      TrainingResult result = trainWithProgress(spark, config, data, run.flags().string(RunOption.METRICS_OUT.flag, ""),
           err);
       String saveTo = run.flags().string(RunOption.SAVE_MODEL.flag, "");
       if (!saveTo.isEmpty()) {
@@ -78,7 +86,7 @@ final class TrainCommand {
   }
 
   /** Progress bar on a terminal (plain lines otherwise), Spark UI accumulators, optional metrics file. */
-  private static TrainingResult trainWithProgress(SparkSession spark, TrainerConfig config, DatasetSplits used,
+  private static TrainingResult trainWithProgress(SparkSession spark, TrainerConfig config, TrainingData data,
       String metricsOut, PrintStream err) {
     boolean terminal = System.console() != null;
     // Off a terminal a stage's line can be minutes apart: the heartbeat keeps logs from looking hung.
@@ -91,7 +99,7 @@ final class TrainCommand {
         : MetricsLog.open(metricsOut, config.runHeader("dssync-train"), spark.sparkContext().hadoopConfiguration())) {
       DsSyncTrainer trainer = new DsSyncTrainer(spark, config)
           .withProgress(log == null ? progress : progress.andThen(log));
-      TrainingResult result = trainer.fit(TrainingData.of(spark, used, config.workers()));
+      TrainingResult result = trainer.fit(data);
       if (result.resumedAtStep() >= 0 || result.skippedRecords() > 0 || !result.retries().isEmpty()) {
         err.printf(Locale.ROOT, "[dssync] resumed_at_step=%d skipped_bad_records=%d retried_stage_attempts=%d%n",
             result.resumedAtStep(), result.skippedRecords(), result.retries().size());

@@ -55,6 +55,30 @@ class TorchScriptFileTest {
   }
 
   @Test
+  void aReplicaWhoseFirstPassTrainedEvaluatesAfterItsStateIsWritten() {
+    // The driver's replica of a fit: a training-mode pass (the memory check), the consensus written, then an
+    // evaluation. The TorchScript executor, having optimised the MLP for gradients, refused tensors made
+    // under InferenceMode in that evaluation.
+    float[] features = new float[40];
+    float[] labels = new float[4];
+    for (int i = 0; i < features.length; i++) {
+      features[i] = (i % 7) / 7f - 0.4f;
+    }
+    for (int i = 0; i < labels.length; i++) {
+      labels[i] = i / 4f;
+    }
+    ModelSpec spec = regression(TorchScriptModel.of("mlp.pt", mlp));
+    try (ModelReplica r = Replicas.create(spec, OptimizerSpec.sgd(0.9, 0), 1)) {
+      r.stepFootprint(java.util.Arrays.copyOf(features, 20), java.util.Arrays.copyOf(labels, 2), 2);
+      float[] state = new float[r.stateSize()];
+      r.readState(state);
+      r.writeState(state);
+      assertEquals("r2", r.evaluate(features, labels, 4, 2).metricName());
+      assertEquals(4, r.predictProbabilities(features, 4).length);
+    }
+  }
+
+  @Test
   void aFileWithoutTheBuffersMethodIsRefusedWithHowToExportIt() throws Exception {
     Path plain = dir.resolve("plain.pt");
     TorchScripts.Result r = TorchScripts.run(java.util.List.of(TorchScripts.PYTHON, "-c",
