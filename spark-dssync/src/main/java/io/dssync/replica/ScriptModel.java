@@ -12,7 +12,6 @@ import ai.djl.pytorch.engine.PtSymbolBlock;
 import ai.djl.pytorch.jni.IValue;
 import ai.djl.pytorch.jni.IValueUtils;
 import ai.djl.pytorch.jni.JniUtils;
-import ai.djl.training.ParameterStore;
 import io.dssync.errors.Errors;
 import io.dssync.models.ScriptMetadata;
 import io.dssync.models.TorchScriptModel;
@@ -38,7 +37,6 @@ final class ScriptModel implements ReplicaModel {
   private final PtSymbolBlock module;
   private final ScriptMetadata metadata;
   private final String path;
-  private final ParameterStore store;
   private final List<NDArray> trainable = new ArrayList<>();
   private final List<NDArray> buffers;
 
@@ -76,7 +74,6 @@ final class ScriptModel implements ReplicaModel {
             + " averages float32 values only", "Export the model in float32 with python/dssync_export.py.");
       }
     }
-    this.store = new ParameterStore(manager, false);
   }
 
   @Override
@@ -110,7 +107,11 @@ final class ScriptModel implements ReplicaModel {
     if (metadata.integerInput()) {
       input = input.toType(DataType.INT64, false);
     }
-    NDList out = module.forward(store, new NDList(input), training);
+    // Always the native call's training path: for inference DJL would run the module under c10::InferenceMode,
+    // and once a training step has run, TorchScript's profiled plan for the module then fails with "Inference
+    // tensors cannot be saved for backward" (a model without BatchNorm, such as an MLP). The module's mode is
+    // set above, and the replica turns autograd off for inference (TorchRuntime.withGradMode).
+    NDList out = IValueUtils.forward(module, new NDList(input), true);
     if (out.size() != 1) {
       throw Errors.modelFile(path, "its forward returns " + out.size() + " tensors", "Return one tensor"
           + " (batch, outputs) from forward.");

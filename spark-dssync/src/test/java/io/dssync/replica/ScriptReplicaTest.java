@@ -128,6 +128,25 @@ class ScriptReplicaTest {
   }
 
   @Test
+  void aModelWithoutBatchNormEvaluatesAfterATrainingStep() throws Exception {
+    // An MLP's TorchScript plan, once profiled by a training step, failed under DJL's inference-mode forward
+    // ("Inference tensors cannot be saved for backward"); the driver evaluates its replica after training.
+    Path file = TorchScripts.export(dir.resolve("mlp.pt"), "regression_mlp:RegressionMlp", "{}", "10", 1, null);
+    float[] x = new float[40];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (i % 7) / 7f;
+    }
+    float[] y = {0.5f, -1, 2, 0};
+    try (ModelReplica r = Replicas.create(spec(file, LossKind.MSE, 0, 1), OptimizerSpec.sgd(0.9, 0), 1)) {
+      double before = r.evaluate(x, y, 4).loss();
+      r.trainStep(x, y, 4, 0.05f);
+      double after = r.evaluate(x, y, 4, 2).loss();
+      assertTrue(Double.isFinite(after) && after != before, "loss " + before + " then " + after);
+      assertEquals(after, r.evaluate(x, y, 4).loss(), 1e-7, "an evaluation changed the model");
+    }
+  }
+
+  @Test
   void anOutputThatDoesNotMatchTheClassesIsRefusedNamingBoth() throws Exception {
     Path file = TorchScripts.export(dir.resolve("seven.pt"), "residual_cnn:ResidualCnn", "{\"classes\": 7}",
         "1,28,28", 7, null);
