@@ -14,7 +14,8 @@ public final class ProgressLine {
     String test = !m.evaluated() ? ""
         : "accuracy".equals(m.testMetricName())
         ? String.format(Locale.ROOT, " | test acc %.4f loss %.4f", m.testAccuracy(), m.testLoss())
-        : m.testMetric() == m.testAccuracy() // masked-LM: the metric is an accuracy already
+        // masked-LM: the metric is an accuracy already; regression (R²): there is no accuracy
+        : m.testMetric() == m.testAccuracy() || Double.isNaN(m.testAccuracy())
         ? String.format(Locale.ROOT, " | test %s %.4f loss %.4f", m.testMetricName(), m.testMetric(), m.testLoss())
         : String.format(Locale.ROOT, " | test %s %.4f acc %.4f loss %.4f", m.testMetricName(), m.testMetric(),
             m.testAccuracy(), m.testLoss());

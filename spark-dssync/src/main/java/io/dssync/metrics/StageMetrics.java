@@ -46,8 +46,9 @@ public record StageMetrics(
     return total == 0 ? 0 : syncMsPerStep / total;
   }
 
+  /** Whether the driver evaluated this stage: a regression's accuracy is NaN even then, its R² is not. */
   public boolean evaluated() {
-    return !Double.isNaN(testAccuracy);
+    return !Double.isNaN(testAccuracy) || !Double.isNaN(testMetric);
   }
 
   /** Test accuracy of the last evaluated stage of {@code history}, NaN when none was evaluated. */

@@ -137,6 +137,9 @@ public final class DsSyncTrainer {
     ModelSpec spec = ModelFiles.spec(config, data, ModelFiles.source(config, sc.hadoopConfiguration()));
     Labels labels = spec.lossKind().classLabels() ? Labels.classes(data.numClasses())
         : Labels.values(data.labelWidth());
+    if (data.test() != null) {
+      ShardedData.checkTestSplit(data.test()); // before the shards are cut: nothing to release yet
+    }
     boolean skipBad = "skip".equals(config.get(TrainerConfig.BAD_RECORDS));
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     WorkerPool pool;

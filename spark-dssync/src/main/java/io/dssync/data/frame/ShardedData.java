@@ -135,6 +135,14 @@ public final class ShardedData {
     return shard;
   }
 
+  /**
+   * A test split the driver holds, after the checks the training shards get: the driver evaluates it only after
+   * the first stage, so without this a bad label there would fail the fit after a stage of training.
+   */
+  public static void checkTestSplit(LabeledArrays test) {
+    RowPacker.check(test, "in the test split", k -> k);
+  }
+
   static Iterator<LabeledArrays> concatenate(Iterator<Piece> it) {
     List<Piece> pieces = new ArrayList<>();
     it.forEachRemaining(pieces::add);
