@@ -34,7 +34,8 @@ class LayeringTest {
       Map.entry("collective", Set.of()),
       Map.entry("transport", Set.of("collective")),
       Map.entry("models", Set.of()),
-      Map.entry("replica", Set.of("models")),
+      // A replica checks labels by data's Labels rule (class indices, or real values of a width).
+      Map.entry("replica", Set.of("models", "data")),
       Map.entry("data", Set.of()),
       Map.entry("metrics", Set.of()),
       Map.entry("train", Set.of("collective", "transport", "replica", "models", "data", "schedule", "metrics")),
@@ -46,9 +47,10 @@ class LayeringTest {
       Map.entry("launch", Set.of("train", "data", "transport", "replica")),
       Map.entry("bench",
           Set.of("launch", "train", "collective", "transport", "replica", "models", "data", "schedule", "metrics")),
-      // cli runs the benchmarks ('dssync bench'), so it stands on bench; bench never uses cli.
-      Map.entry("cli", Set.of("bench", "launch", "train", "collective", "transport", "replica", "models", "data",
-          "schedule", "metrics")));
+      // cli runs the benchmarks ('dssync bench'), so it stands on bench; bench never uses cli. It saves a
+      // trained model as ml's model directory (--save-model).
+      Map.entry("cli", Set.of("bench", "launch", "ml", "train", "collective", "transport", "replica", "models",
+          "data", "schedule", "metrics")));
 
   /** Packages that must not touch Spark, Scala or DJL at all. */
   static final Set<String> PURE = Set.of("schedule", "collective");

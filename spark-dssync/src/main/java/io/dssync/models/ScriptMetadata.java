@@ -16,7 +16,7 @@ import java.util.List;
  * version that wrote it; {@code json} is the file's text, which a trained copy of the model carries on.
  */
 public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputSize, boolean hasLoss,
-    List<String> buffers, String torchVersion, String json) implements Serializable {
+    String[] buffers, String torchVersion, String json) implements Serializable {
   /** The extra file's name inside the archive ({@code <archive>/extra/dssync.json}). */
   public static final String EXTRA_FILE = "dssync.json";
   static final int FORMAT = 1;
@@ -74,7 +74,8 @@ public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputS
             "Export with --input-shape of one example, e.g. 1,28,28.");
       }
       return new ScriptMetadata(dims, dtype.startsWith("int"), root.path("output_size").asInt(-1),
-          root.path("has_loss").asBoolean(false), List.copyOf(buffers), root.path("torch_version").asText("?"), json);
+          root.path("has_loss").asBoolean(false), buffers.toArray(String[]::new), root.path("torch_version").asText("?"),
+          json);
     } catch (IOException e) {
       throw Errors.scriptFile(path, EXTRA_FILE + " is not valid JSON (" + e.getMessage() + ")",
           "Export the model again with python/dssync_export.py.");

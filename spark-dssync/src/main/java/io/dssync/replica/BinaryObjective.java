@@ -6,7 +6,6 @@ import io.dssync.errors.Errors;
 import io.dssync.models.AutogradScalars;
 import io.dssync.models.ModelSpec;
 import io.dssync.models.LossKind;
-import java.util.Arrays;
 
 /**
  * Binary: one logit z per example; log-loss (binary cross-entropy of sigmoid(z)); metric AUC over
@@ -38,40 +37,7 @@ final class BinaryObjective extends Objective {
 
   @Override
   Scorer scorer() {
-    return new Scorer() {
-      private float[] scores = new float[1024];
-      private float[] labels = new float[1024];
-      private int count;
-      private double lossSum;
-      private long correct;
-
-      @Override
-      public void add(ModelOutput out) {
-        lossSum += loss(out).getFloat() * (double) out.n();
-        float[] z = out.output().toFloatArray();
-        if (count + out.n() > scores.length) {
-          int size = Math.max(scores.length * 2, count + out.n());
-          scores = Arrays.copyOf(scores, size);
-          labels = Arrays.copyOf(labels, size);
-        }
-        for (int i = 0; i < out.n(); i++) {
-          float label = out.labels()[out.from() + i];
-          scores[count] = z[i];
-          labels[count] = label;
-          correct += (z[i] > 0) == (label == 1) ? 1 : 0;
-          count++;
-        }
-      }
-
-      @Override
-      public Evaluation result() {
-        if (count == 0) {
-          return new Evaluation(0, 0, 0, LossKind.BINARY.metricName(), Double.NaN);
-        }
-        return new Evaluation(lossSum / count, (double) correct / count, count, LossKind.BINARY.metricName(),
-            Auc.of(scores, labels, count));
-      }
-    };
+    return new LogitScorer(this, LossKind.BINARY.metricName());
   }
 
   @Override

@@ -5,7 +5,6 @@ import io.dssync.errors.Errors;
 import io.dssync.models.AutogradScalars;
 import io.dssync.models.LossKind;
 import io.dssync.models.ModelSpec;
-import java.util.Arrays;
 
 /**
  * Multi-label: one logit per label (batch, labelWidth), labels 0 or 1; binary cross-entropy of each sigmoid,
@@ -48,42 +47,6 @@ final class MultiLabelObjective extends Objective {
 
   @Override
   Scorer scorer() {
-    return new Scorer() {
-      private float[] scores = new float[1024];
-      private float[] labels = new float[1024];
-      private int count;
-      private long examples;
-      private double lossSum;
-      private long correct;
-
-      @Override
-      public void add(ModelOutput out) {
-        int w = out.spec().labelWidth();
-        lossSum += loss(out).getFloat() * (double) out.n();
-        float[] z = out.output().toFloatArray();
-        if (count + z.length > scores.length) {
-          int size = Math.max(scores.length * 2, count + z.length);
-          scores = Arrays.copyOf(scores, size);
-          labels = Arrays.copyOf(labels, size);
-        }
-        for (int k = 0; k < z.length; k++) {
-          float label = out.labels()[out.from() * w + k];
-          scores[count] = z[k];
-          labels[count] = label;
-          correct += (z[k] > 0) == (label == 1) ? 1 : 0;
-          count++;
-        }
-        examples += out.n();
-      }
-
-      @Override
-      public Evaluation result() {
-        if (count == 0) {
-          return new Evaluation(0, 0, 0, LossKind.MULTI_LABEL.metricName(), Double.NaN);
-        }
-        return new Evaluation(lossSum / examples, (double) correct / count, examples,
-            LossKind.MULTI_LABEL.metricName(), Auc.of(scores, labels, count));
-      }
-    };
+    return new LogitScorer(this, LossKind.MULTI_LABEL.metricName());
   }
 }

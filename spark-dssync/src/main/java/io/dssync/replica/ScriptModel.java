@@ -64,9 +64,9 @@ final class ScriptModel implements ReplicaModel {
     try (IValue list = IValueUtils.runMethod(module, BUFFERS_METHOD)) {
       this.buffers = List.of(list.toTensorArray(this.manager));
     }
-    if (buffers.size() != metadata.buffers().size()) {
+    if (buffers.size() != metadata.buffers().length) {
       throw Errors.scriptFile(path, BUFFERS_METHOD + "() returns " + buffers.size() + " tensors but dssync.json"
-          + " lists " + metadata.buffers().size() + " buffers", "Export the model again with python/dssync_export.py.");
+          + " lists " + metadata.buffers().length + " buffers", "Export the model again with python/dssync_export.py.");
     }
     for (NDArray b : buffers) {
       if (b.getDataType() != DataType.FLOAT32) {

@@ -9,8 +9,8 @@ import java.io.Serializable;
  */
 public record StepFootprint(long fixedBytes, long bytesPerExample) implements Serializable {
   /**
-   * Peak resident memory of a step over its forward tensors, measured one replica per fresh JVM on
-   * 2026-12-06 at steps of a GB or more, where a host's memory is at stake: cnn 1.52 and 1.37
+   * Peak resident memory of a step over its forward tensors, measured one replica per fresh JVM at steps
+   * of a GB or more, where a host's memory is at stake: cnn 1.52 and 1.37
    * (batches 1,000 and 4,000), wrn-10-2 1.40 (1,000), wrn-16-8 1.19 (400), mlp 0.90 (40,000: its
    * flattened input is a view of the input, counted twice). Smaller steps weigh libtorch's own
    * buffers more (cnn at 200: 1.97).

@@ -396,8 +396,8 @@ final class AutoSchedule {
    * The sizes the next probe starts each pair at: {@code floats}, the sizes this probe ended at (or
    * the last probe of a pair it did not meet), but where a pair's bandwidth fell more than
    * {@link ReplanRule#FACTOR}-fold ({@link #changes}), smaller by the same factor, not below
-   * {@link ProbeSizing#START_FLOATS}, so that its message takes about as long as before the drop. On
-   * the 2 x 2 testbed after a 5-10x drop of an uplink each cross-rack pair's one 512 KiB message at
+   * {@link ProbeSizing#START_FLOATS}, so that its message takes about as long as at the old bandwidth.
+   * On the 2 x 2 testbed after a 5-10x drop of an uplink each cross-rack pair's one 512 KiB message at
    * the old size took 260-615 ms at 1-2 MB/s, and the probe that had to confirm the drop (every pair:
    * three rounds) took 974 ms, the fit's first probe 374. Only a drop beyond the factor shrinks them:
    * smaller messages read a link less surely, and changes within it would ratchet the sizes down from

@@ -5,8 +5,15 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.Labels;
 import io.dssync.data.frame.ShardedData;
+import io.dssync.models.BuiltInModel;
+import io.dssync.models.FactoryModel;
+import io.dssync.models.LossKind;
 import io.dssync.models.ModelSpec;
+import io.dssync.models.ScriptBytes;
+import io.dssync.models.ScriptMetadata;
+import io.dssync.models.TorchScriptModel;
 import io.dssync.replica.Evaluation;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
@@ -27,17 +34,20 @@ import org.apache.spark.serializer.KryoRegistrator;
 public final class DsSyncKryoRegistrator implements KryoRegistrator {
   /** Our records that Spark serializes: shuffle and cache (shards), broadcast and results (stages). */
   static final List<Class<? extends Record>> RECORDS = Stream.concat(
-      Stream.of(LabeledArrays.class, ConsensusState.class, ConsensusPart.class, WorkerResult.class, LinkSample.class,
-          TrainedModel.class, ModelSpec.class, Evaluation.class),
+      Stream.of(LabeledArrays.class, Labels.class, ConsensusState.class, ConsensusPart.class, WorkerResult.class,
+          LinkSample.class, TrainedModel.class, ModelSpec.class, BuiltInModel.class, FactoryModel.class,
+          TorchScriptModel.class, ScriptMetadata.class, ScriptBytes.Inline.class, Evaluation.class),
       ShardedData.SERIALIZED_RECORDS.stream()).toList();
 
   /** Array types inside those records and in the count and size jobs of the trainer. */
   static final List<Class<?>> ARRAYS = List.of(
-      float[].class, int[].class, long[].class, double[].class, Integer[].class, Long[].class);
+      float[].class, int[].class, long[].class, double[].class, byte[].class, String[].class, Integer[].class,
+      Long[].class);
 
   @Override
   public void registerClasses(Kryo kryo) {
     ARRAYS.forEach(kryo::register);
+    kryo.register(LossKind.class);
     for (Class<? extends Record> type : RECORDS) {
       kryo.register(type, recordSerializer(type));
       // collect() ships a partition's results as an array of the element type.

@@ -302,8 +302,8 @@ public final class DsSyncTrainer {
    * retries it collects.
    */
   private record Run(JavaSparkContext jsc, WorkerPool pool, String runId, ModelSpec spec, ModelSpec shippedSpec,
-      LearningRateSchedule lr, int batch, long totalSteps, List<StageRetry> retries, long skippedRecords, long resumedAtStep,
-      StepFootprint ranksCheckMemory) {
+      LearningRateSchedule lr, int batch, long totalSteps, List<StageRetry> retries, long skippedRecords,
+      long resumedAtStep, StepFootprint ranksCheckMemory) {
     TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds) {
       return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
           wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep);
@@ -445,8 +445,8 @@ public final class DsSyncTrainer {
 
   /**
    * A batch larger than a worker's shard would repeat examples inside every step; refuse it, naming
-   * the shard's size. (--batch-size 100000 on Fashion-MNIST used to exhaust the machine's memory in
-   * the first step, and the kernel killed the JVM without a word.)
+   * the shard's size; such a batch can exhaust the host's memory in the first step, where the kernel kills
+   * the JVM without a word.
    */
   static void requireBatchFitsShard(int batch, int workers, long examples) {
     if (examples < (long) workers * batch) {

@@ -25,10 +25,9 @@ import org.apache.spark.SparkConf;
 final class StepMemoryCheck {
   /**
    * What a replica needs besides its step's tensors: libtorch's own buffers, the allocator's arenas
-   * under the malloc settings, the JVM's growth after the check. Measured 2026-12-06 in memory cgroups
-   * (peak usage) on {@code ./dssync train --train-limit 20000}, local[4]: 1.68 GB at batch 64, 3.49 GB
-   * at 467, 6.27 GB at 1,500, about 1.1 GB in use when the check ran; that is 200-260 MB a replica
-   * beyond 1.33-1.6x the forward tensors.
+   * under the malloc settings, the JVM's growth after the check: measured in memory cgroups (peak usage,
+   * {@code ./dssync train --train-limit 20000}, local[4]) as 200-260 MB a replica beyond 1.33-1.6x the
+   * forward tensors (figures in docs/performance/journal.md).
    */
   static final long RUNTIME_BYTES_PER_REPLICA = 256L << 20;
   /** Needs above this share of the available memory start with a warning; suggested batches stay within it. */

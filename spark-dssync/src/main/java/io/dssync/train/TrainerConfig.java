@@ -162,7 +162,8 @@ public final class TrainerConfig implements Serializable {
       WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
-      WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, ALL_REDUCE, CROSS_RACK_PRECISION,
+      WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, ALL_REDUCE,
+      CROSS_RACK_PRECISION,
       SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
@@ -214,7 +215,8 @@ public final class TrainerConfig implements Serializable {
   public List<String> ignoredSettings() {
     ScheduleKind kind = scheduleKind();
     List<String> lines = new ArrayList<>();
-    if ((kind == ScheduleKind.FULL || kind == ScheduleKind.LOCAL) && !get(GROUP_SIZE).equals(GROUP_SIZE.defaultValue())) {
+    if ((kind == ScheduleKind.FULL || kind == ScheduleKind.LOCAL)
+        && !get(GROUP_SIZE).equals(GROUP_SIZE.defaultValue())) {
       lines.add(ignored(GROUP_SIZE, kind, "full averages all workers in one group, local keeps each worker alone"));
     }
     // An elastic butterfly whose N' is no power of g runs random groups (DsSyncTrainer), which reshuffle;

@@ -63,14 +63,14 @@ class TrainOnATableTest {
 
   @Test
   void aMissingTableOrColumnFailsBeforeTrainingNamingIt() throws Exception {
-    ChildJvm.Run missing = train("--master", "local[1]", "--workers", "1", "--schedule", "full", "--data", dir.resolve("nowhere.csv")
-        .toString(), "--format", "csv", "--features-col", "a", "--label-col", "target");
+    ChildJvm.Run missing = train("--master", "local[1]", "--workers", "1", "--schedule", "full", "--data",
+        dir.resolve("nowhere.csv").toString(), "--format", "csv", "--features-col", "a", "--label-col", "target");
     assertEquals(2, missing.exitCode(), missing.output());
     assertTrue(missing.output().contains("nowhere.csv does not exist"), missing.output());
 
     Path train = table("columns.csv", 20, 3);
-    ChildJvm.Run column = train("--master", "local[1]", "--workers", "1", "--schedule", "full", "--data", train.toString(), "--format",
-        "csv", "--features-col", "a,bb", "--label-col", "target");
+    ChildJvm.Run column = train("--master", "local[1]", "--workers", "1", "--schedule", "full", "--data",
+        train.toString(), "--format", "csv", "--features-col", "a,bb", "--label-col", "target");
     assertEquals(2, column.exitCode(), column.output());
     assertTrue(column.output().contains("has no feature column 'bb'; its columns are [a, b, c, target]"),
         column.output());

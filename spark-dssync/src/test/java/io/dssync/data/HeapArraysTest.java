@@ -35,8 +35,8 @@ class HeapArraysTest {
 
   @Test
   void copiesOfTheFirstExamplesHoldThemAlone() {
-    LabeledArrays three = HeapArrays.firstExamples(new float[] {1, 2, 3, 4, 5, 6}, new float[] {7, 8, 9}, 2, 2, Labels.classes(10),
-        "two");
+    LabeledArrays three = HeapArrays.firstExamples(new float[] {1, 2, 3, 4, 5, 6}, new float[] {7, 8, 9}, 2, 2,
+        Labels.classes(10), "two");
     assertArrayEquals(new float[] {1, 2, 3, 4}, three.features());
     assertArrayEquals(new float[] {7, 8}, three.labels());
   }

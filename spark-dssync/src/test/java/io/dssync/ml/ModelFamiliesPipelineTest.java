@@ -144,7 +144,7 @@ class ModelFamiliesPipelineTest {
     Files.writeString(metadata, current.replace("\"formatVersion\":" + ModelPersistence.FORMAT_VERSION,
         "\"formatVersion\":99"), StandardCharsets.UTF_8);
     DsSyncException e = assertThrows(DsSyncException.class, () -> DsSyncClassificationModel.load(path));
-    assertTrue(e.getMessage().contains("format version 99") && e.getMessage().contains("versions 1 to 2"),
+    assertTrue(e.getMessage().contains("format version 99") && e.getMessage().contains("versions 1 to 3"),
         e.getMessage());
   }
 

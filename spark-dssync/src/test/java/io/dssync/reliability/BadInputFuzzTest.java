@@ -61,8 +61,8 @@ class BadInputFuzzTest {
     NULL_FEATURES("features are null"),
     NULL_ELEMENT("feature 4 is null"),
     NULL_LABEL("the label is null"),
-    LABEL_TOO_BIG("the label 3.0 is not an integer in 0..2"),
-    LABEL_NEGATIVE("the label -1.0 is not an integer in 0..2"),
+    LABEL_TOO_BIG("the label 3 is not an integer in 0..2"),
+    LABEL_NEGATIVE("the label -1 is not an integer in 0..2"),
     LABEL_FRACTION("the label 1.5 is not an integer in 0..2");
 
     final String message;

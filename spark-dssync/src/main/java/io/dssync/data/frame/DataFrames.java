@@ -74,9 +74,9 @@ public final class DataFrames {
   /**
    * Validates rows and packs them into {@link LabeledArrays}. Features may be an ml Vector (dense
    * or sparse) or an array of numbers; labels a number (a class index in 0..numClasses-1 for
-   * class tasks) or, for label vectors, an ml Vector or array of numbers. Fails on the first bad row, naming {@code where} (e.g. "in partition 3"), the
-   * row's position in {@code rows} and the problem; an empty iterator is an error too, because
-   * every worker needs at least one example.
+   * class tasks) or, for label vectors, an ml Vector or array of numbers. Fails on the first bad
+   * row, naming {@code where} (e.g. "in partition 3"), the row's position in {@code rows} and the
+   * problem; an empty iterator is an error too, because every worker needs at least one example.
    */
   public static LabeledArrays collect(Iterator<Row> rows, int featuresIndex, int labelIndex,
       int featureSize, Labels labels, String where) {

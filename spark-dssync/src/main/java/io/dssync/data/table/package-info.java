@@ -34,7 +34,7 @@
  * in size from the first row (always an error: which size is right is the user's call), null,
  * NaN or infinite features and labels (bad records: {@link io.dssync.data.table.BadRecords#FAIL}
  * names the first, before any size difference; {@code SKIP} drops and counts them, as
- * {@code --bad-records} does), and a table with no rows left. {@link io.dssync.data.table.TableSplits} adds a validation table: a
- * second source, a seeded fraction, or a boolean indicator column.
+ * {@code --bad-records} does), and a table with no rows left. {@link io.dssync.data.table.TableSplits}
+ * adds a validation table: a second source, a seeded fraction, or a boolean indicator column.
  */
 package io.dssync.data.table;
