@@ -6,17 +6,23 @@ import java.util.Arrays;
 /**
  * A TorchScript file written by {@code python/dssync_export.py}: the path it came from (for messages), its
  * bytes (read once on the driver) and its {@link ScriptMetadata}. Replicas load it from the bytes and start
- * from the file's own weights.
+ * from the file's own weights, or, when {@code seeded}, from weights drawn from the training seed.
  */
-public record TorchScriptModel(String path, ScriptBytes bytes, ScriptMetadata metadata) implements ModelSource {
-  /** The model in file {@code path} whose content is {@code content}. */
+public record TorchScriptModel(String path, ScriptBytes bytes, ScriptMetadata metadata, boolean seeded)
+    implements ModelSource {
+  /** The model in file {@code path} whose content is {@code content}, starting from the file's weights. */
   public static TorchScriptModel of(String path, byte[] content) {
-    return new TorchScriptModel(path, ScriptBytes.of(content), ScriptMetadata.read(path, content));
+    return new TorchScriptModel(path, ScriptBytes.of(content), ScriptMetadata.read(path, content), false);
   }
 
   /** The same file with its bytes behind {@code shipped} (a broadcast). */
   public TorchScriptModel shippedAs(ScriptBytes shipped) {
-    return new TorchScriptModel(path, shipped, metadata);
+    return new TorchScriptModel(path, shipped, metadata, seeded);
+  }
+
+  /** The same file, its weights drawn from the training seed instead ({@code --model-init seeded}). */
+  public TorchScriptModel seededWeights() {
+    return new TorchScriptModel(path, bytes, metadata, true);
   }
 
   /**

@@ -1,12 +1,11 @@
 package io.dssync.replica;
 
-/** Running sums of predictions against real labels, per output: R², RMSE and MAE over all examples added. */
+/** Running sums of predictions against real labels, per output, for R² over all examples added. */
 final class RegressionSums {
   private final int width;
   private final double[] sum;
   private final double[] sumSquares;
   private final double[] squaredErrors;
-  private double absoluteErrors;
   private long count;
 
   RegressionSums(int width) {
@@ -25,7 +24,6 @@ final class RegressionSums {
         sum[j] += y;
         sumSquares[j] += y * y;
         squaredErrors[j] += e * e;
-        absoluteErrors += Math.abs(e);
       }
     }
     count += n;
@@ -43,17 +41,5 @@ final class RegressionSums {
       total += sst > 0 ? 1 - squaredErrors[j] / sst : 0;
     }
     return total / width;
-  }
-
-  double rmse() {
-    double sse = 0;
-    for (double e : squaredErrors) {
-      sse += e;
-    }
-    return Math.sqrt(sse / ((double) count * width));
-  }
-
-  double mae() {
-    return absoluteErrors / ((double) count * width);
   }
 }

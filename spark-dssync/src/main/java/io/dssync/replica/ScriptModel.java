@@ -36,6 +36,7 @@ final class ScriptModel implements ReplicaModel {
   private final PtNDManager manager;
   private final PtSymbolBlock module;
   private final ScriptMetadata metadata;
+  private final boolean seeded;
   private final String path;
   private final List<NDArray> trainable = new ArrayList<>();
   private final List<NDArray> buffers;
@@ -43,6 +44,7 @@ final class ScriptModel implements ReplicaModel {
   ScriptModel(TorchScriptModel source, NDManager manager) {
     this.manager = (PtNDManager) manager;
     this.metadata = source.metadata();
+    this.seeded = source.seeded();
     this.path = source.path();
     try {
       this.module = JniUtils.loadModule(this.manager, new ByteArrayInputStream(source.bytes().get()), true, false);
@@ -88,7 +90,15 @@ final class ScriptModel implements ReplicaModel {
 
   @Override
   public float[] initialState(long seed, int size) {
-    return null;
+    if (!seeded) {
+      return null;
+    }
+    List<String> names = new ArrayList<>();
+    List<NDArray> arrays = new ArrayList<>(trainable);
+    module.getParameters().keys().forEach(names::add);
+    names.addAll(Arrays.asList(metadata.buffers()));
+    arrays.addAll(buffers);
+    return SeededInit.byName(names, arrays, seed, size);
   }
 
   @Override

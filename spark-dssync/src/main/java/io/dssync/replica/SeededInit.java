@@ -36,6 +36,29 @@ final class SeededInit {
     return out;
   }
 
+  /**
+   * Values for the arrays of a TorchScript file by their PyTorch names, which carry no DJL types: a weight of
+   * two or more dimensions He-uniform, a one-dimensional weight (a BatchNorm or LayerNorm scale) 1, biases 0,
+   * running variances 1 and other buffers 0.
+   */
+  static float[] byName(List<String> names, List<ai.djl.ndarray.NDArray> arrays, long seed, int total) {
+    float[] out = new float[total];
+    SplittableRandom random = new SplittableRandom(seed);
+    int pos = 0;
+    for (int i = 0; i < arrays.size(); i++) {
+      Shape shape = arrays.get(i).getShape();
+      String name = names.get(i);
+      int n = (int) shape.size();
+      Parameter.Type type = name.endsWith("running_var") ? Parameter.Type.RUNNING_VAR
+          : name.endsWith("weight") && shape.dimension() == 1 ? Parameter.Type.GAMMA
+          : name.endsWith("weight") || name.endsWith(TABLE) ? Parameter.Type.WEIGHT
+          : Parameter.Type.BIAS;
+      fill(out, pos, n, type, name.endsWith(TABLE) ? TABLE_BOUND : heBound(shape), random);
+      pos += n;
+    }
+    return out;
+  }
+
   private static void fill(float[] out, int pos, int n, Parameter.Type type, double bound,
       SplittableRandom random) {
     switch (type) {

@@ -35,7 +35,8 @@ public final class ModelFiles {
       return model;
     }
     String file = config.get(TrainerConfig.MODEL_FILE);
-    return TorchScriptModel.of(file, read(file, hadoopConf));
+    TorchScriptModel model = TorchScriptModel.of(file, read(file, hadoopConf));
+    return "seeded".equals(config.get(TrainerConfig.MODEL_INIT)) ? model.seededWeights() : model;
   }
 
   /**

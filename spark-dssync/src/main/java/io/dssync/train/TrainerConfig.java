@@ -96,6 +96,11 @@ public final class TrainerConfig implements Serializable {
       "A TorchScript file written by python/dssync_export.py (any Hadoop file system path) to train instead of"
           + " a built-in --model; every replica starts from the file's weights.")
       .in(Group.DATA_AND_MODEL);
+  public static final Setting<String> MODEL_INIT = Setting.oneOf("modelInit", "file",
+      "Where a --model-file's replicas start: file (its own weights) or seeded (weights drawn from --seed: He-uniform"
+          + " weights, BatchNorm scales 1, biases and running means 0).",
+      "file", "seeded")
+      .in(Group.DATA_AND_MODEL);
   public static final Setting<String> MODEL_FACTORY = Setting.text("modelFactory", "",
       "A class implementing io.dssync.models.ModelFactory (from a jar shipped with --jars) to train instead of a"
           + " built-in --model.")
@@ -162,8 +167,8 @@ public final class TrainerConfig implements Serializable {
       WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
-      WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS, ALL_REDUCE,
-      CROSS_RACK_PRECISION,
+      WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_INIT, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS,
+      ALL_REDUCE, CROSS_RACK_PRECISION,
       SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 

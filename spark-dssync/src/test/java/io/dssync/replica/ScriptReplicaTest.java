@@ -66,6 +66,29 @@ class ScriptReplicaTest {
   }
 
   @Test
+  void seededWeightsAreTheSameForEveryExportOfTheModelAndDrawnFromTheSeed() throws Exception {
+    // Two exports draw two random initialisations in PyTorch; seeded weights replace both alike.
+    Path other = TorchScripts.export(dir.resolve("other.pt"), "residual_cnn:ResidualCnn", "{}", "1,28,28", 10, null);
+    ModelSpec second = spec(other, LossKind.CLASSIFICATION, 10, 1);
+    ModelSpec a = cnn.withSource(((TorchScriptModel) cnn.source()).seededWeights(), cnn.loss());
+    ModelSpec b = second.withSource(((TorchScriptModel) second.source()).seededWeights(), second.loss());
+    ModelSpec otherSeed = new ModelSpec(a.name(), 1, 28, 28, 10, 99, 0, 1, a.loss(), a.source());
+    try (ModelReplica file = Replicas.create(cnn, OptimizerSpec.sgd(0, 0), 1);
+        ModelReplica seededA = Replicas.create(a, OptimizerSpec.sgd(0, 0), 1);
+        ModelReplica seededB = Replicas.create(b, OptimizerSpec.sgd(0, 0), 1);
+        ModelReplica seed99 = Replicas.create(otherSeed, OptimizerSpec.sgd(0, 0), 1)) {
+      float[] s = Synthetic.state(seededA);
+      assertArrayEquals(s, Synthetic.state(seededB));
+      assertFalse(Arrays.equals(s, Synthetic.state(file)));
+      assertFalse(Arrays.equals(s, Synthetic.state(seed99)));
+      // BatchNorm starts as the identity: running variances 1 among the buffers, and scales of 1.
+      assertTrue(contains(Arrays.copyOfRange(s, seededA.trainableSize(), s.length), 1f));
+      LabeledArrays batch = data.test().head(64);
+      assertTrue(Double.isFinite(seededA.evaluate(batch.features(), batch.labels(), 64).loss()));
+    }
+  }
+
+  @Test
   void trainingStepsMoveTheBatchNormStatisticsAndEvaluationDoesNot() {
     try (ModelReplica r = Replicas.create(cnn, OptimizerSpec.sgd(0.9, 0), 1)) {
       LabeledArrays batch = data.train().head(32);

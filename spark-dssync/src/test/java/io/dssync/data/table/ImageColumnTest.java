@@ -52,7 +52,7 @@ class ImageColumnTest {
   @Test
   void greyPngsDecodeToTheirPixelsOverTwoFiftyFiveWithTheFolderAsLabel() throws IOException {
     for (int i = 0; i < IMAGES; i++) {
-      writePng(grey(i), dir.resolve(fashion.labels()[i] + "/" + i + ".png"));
+      writePng(grey(i), dir.resolve((int) fashion.labels()[i] + "/" + i + ".png"));
     }
     LoadedTable t = images(dir, CLASS_FOLDER, BadRecords.FAIL);
     assertEquals(new TableShape(1, 28, 28, 1, false), t.shape());
@@ -99,7 +99,7 @@ class ImageColumnTest {
   @Test
   void anImageColumnSavedAsParquetReadsAsATableSource() throws IOException {
     for (int i = 0; i < 5; i++) {
-      writePng(grey(i), dir.resolve("png/" + fashion.labels()[i] + "/" + i + ".png"));
+      writePng(grey(i), dir.resolve("png/" + (int) fashion.labels()[i] + "/" + i + ".png"));
     }
     String parquet = dir.resolve("images.parquet").toString();
     labelled(dir.resolve("png"), FILE_INDEX).write().parquet(parquet);
