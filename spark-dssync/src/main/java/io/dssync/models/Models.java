@@ -107,7 +107,7 @@ public final class Models {
         if (spec.numClasses() != spec.vocabSize()) {
           throw Errors.invalidSetting("model.numClasses", spec.numClasses(),
               "a masked-LM predicts tokens, so numClasses must equal vocabSize " + spec.vocabSize(),
-              "Load a masked-LM dataset (bible-mlm), which sets both.");
+              "Load a masked-LM dataset (kjv-mlm), which sets both.");
         }
       }
       case FIELD_IDS -> {
