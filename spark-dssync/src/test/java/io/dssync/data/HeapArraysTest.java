@@ -43,7 +43,7 @@ class HeapArraysTest {
 
   @Test
   void dssyncTrainWithAHeapTooSmallForItsShardsEndsWithThatErrorNotSparksExitCode52() throws Exception {
-    ChildJvm.Run run = ChildJvm.run(ChildJvm.thisJdk(), Duration.ofSeconds(240), List.of("-Xmx700m"),
+    ChildJvm.Run run = ChildJvm.run(ChildJvm.thisJdk(), Duration.ofSeconds(240), List.of("-Xmx560m"),
         "io.dssync.cli.Main", "train", "--epochs", "1", "--test-limit", "100");
     String out = run.output();
     assertEquals(2, run.exitCode(), out);
