@@ -20,6 +20,7 @@ import scala.Function1;
  * one stage uid. Column and shape params are declared here; every {@link TrainerConfig} setting
  * becomes a param of the same name, doc and default, validated by the setting's own check (so a
  * bad value fails with the same message as the CLI flag), and new settings appear automatically.
+ * {@link RegressorParams} builds its params with the same helpers.
  */
 final class ClassifierParams implements Serializable {
   final Param<String> featuresCol;
@@ -114,7 +115,7 @@ final class ClassifierParams implements Serializable {
   }
 
   /** The typed Spark param for one setting: validation is the setting's own check. */
-  private static Param<?> paramFor(String uid, Setting<?> s) {
+  static Param<?> paramFor(String uid, Setting<?> s) {
     Object d = s.defaultValue();
     if (d instanceof Integer) {
       return new IntParam(uid, s.name(), s.doc(), checkedBy(s));
@@ -140,22 +141,22 @@ final class ClassifierParams implements Serializable {
     };
   }
 
-  private static Function1<String, Object> nonEmpty() {
+  static Function1<String, Object> nonEmpty() {
     return (Function1<String, Object> & Serializable) v -> v != null && !v.isEmpty();
   }
 
-  private static Function1<String, Object> anyString() {
+  static Function1<String, Object> anyString() {
     return (Function1<String, Object> & Serializable) v -> v != null;
   }
 
-  private static Function1<Object, Object> fraction() {
+  static Function1<Object, Object> fraction() {
     return (Function1<Object, Object> & Serializable) v -> {
       double d = (Double) v;
       return d >= 0 && d < 1;
     };
   }
 
-  private static IntParam shape(String uid, String name, String doc) {
+  static IntParam shape(String uid, String name, String doc) {
     return new IntParam(uid, name, doc, (Function1<Object, Object> & Serializable) v -> (Integer) v >= 0);
   }
 }

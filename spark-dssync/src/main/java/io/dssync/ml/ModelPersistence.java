@@ -26,11 +26,13 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamPair;
+import org.apache.spark.ml.param.Params;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWriter;
 
 /**
- * Saves and loads {@link DsSyncClassificationModel} on any Hadoop file system:
+ * Saves and loads {@link DsSyncClassificationModel} and {@link DsSyncRegressionModel} on any Hadoop file system
+ * (the metadata's {@code class} says which; each class's reader refuses the other's files by name):
  * {@code <path>/metadata/part-00000} is one line of JSON in Spark ML's metadata layout (class, uid,
  * timestamp, sparkVersion, paramMap, defaultParamMap; so a PipelineModel can find our reader) plus
  * {@code formatVersion}, the model spec, the training summary and (deepfm) the field
@@ -57,10 +59,23 @@ final class ModelPersistence {
   private ModelPersistence() {}
 
   static final class Writer extends MLWriter {
-    private final DsSyncClassificationModel model;
+    private final Params model;
+    private final ModelSpec spec;
+    private final float[] state;
+    private final TrainingSummary summary;
+    private final int[] fieldCardinalities;
 
     Writer(DsSyncClassificationModel model) {
+      this(model, model.spec(), model.state(), model.summary(), model.fieldCardinalities());
+    }
+
+    /** Any of the fitted models: its class name is what the readers check. */
+    Writer(Params model, ModelSpec spec, float[] state, TrainingSummary summary, int[] fieldCardinalities) {
       this.model = model;
+      this.spec = spec;
+      this.state = state;
+      this.summary = summary;
+      this.fieldCardinalities = fieldCardinalities;
     }
 
     /** Spark's save opens the path's file system before saveImpl: a Java that Hadoop refuses fails there. */
@@ -76,21 +91,21 @@ final class ModelPersistence {
     public void saveImpl(String path) {
       try {
         ObjectNode meta = JSON.createObjectNode();
-        meta.put("class", DsSyncClassificationModel.class.getName());
+        meta.put("class", model.getClass().getName());
         meta.put("timestamp", System.currentTimeMillis());
         meta.put("sparkVersion", sparkSession().version());
         meta.put("uid", model.uid());
         meta.put("formatVersion", FORMAT_VERSION);
         meta.set("paramMap", params(model.extractParamMap().toSeq()));
         meta.set("defaultParamMap", JSON.createObjectNode());
-        meta.set("spec", JSON.valueToTree(model.spec()));
-        meta.set("summary", JSON.valueToTree(model.summary()));
-        meta.set("fieldCardinalities", JSON.valueToTree(model.fieldCardinalities()));
+        meta.set("spec", JSON.valueToTree(spec));
+        meta.set("summary", JSON.valueToTree(summary));
+        meta.set("fieldCardinalities", JSON.valueToTree(fieldCardinalities));
         FileSystem fs = fileSystem(path, sparkSession().sparkContext().hadoopConfiguration());
-        ModelSource source = model.spec().modelSource();
+        ModelSource source = spec.modelSource();
         if (source instanceof TorchScriptModel) {
           meta.set("source", JSON.createObjectNode().put("kind", "torchscript").put("file", SCRIPT_FILE));
-          byte[] file = new TrainedModel(model.spec(), model.state()).torchScript();
+          byte[] file = new TrainedModel(spec, state).torchScript();
           try (OutputStream out = fs.create(new Path(path, SCRIPT_FILE), true)) {
             out.write(file);
           }
@@ -100,7 +115,6 @@ final class ModelPersistence {
         try (OutputStream out = fs.create(new Path(path, "metadata/part-00000"), true)) {
           out.write((JSON.writeValueAsString(meta) + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        float[] state = model.state();
         try (DataOutputStream out = new DataOutputStream(
             new BufferedOutputStream(fs.create(new Path(path, STATE_FILE), true)))) {
           FloatArrays.write(out, state);
@@ -122,16 +136,54 @@ final class ModelPersistence {
     }
   }
 
-  static final class Reader extends MLReader<DsSyncClassificationModel> {
+  /** Reads {@link DsSyncClassificationModel}s. */
+  static final class Reader extends ModelReader<DsSyncClassificationModel> {
+    Reader() {
+      super(DsSyncClassificationModel.class);
+    }
+
+    @Override
+    DsSyncClassificationModel restore(String uid, ModelSpec spec, float[] state, TrainingSummary summary,
+        FieldIds fieldIds) {
+      return DsSyncClassificationModel.restore(uid, spec, state, summary, fieldIds);
+    }
+  }
+
+  /** Reads {@link DsSyncRegressionModel}s. */
+  static final class RegressionReader extends ModelReader<DsSyncRegressionModel> {
+    RegressionReader() {
+      super(DsSyncRegressionModel.class);
+    }
+
+    @Override
+    DsSyncRegressionModel restore(String uid, ModelSpec spec, float[] state, TrainingSummary summary,
+        FieldIds fieldIds) {
+      return DsSyncRegressionModel.restore(uid, spec, state, summary);
+    }
+  }
+
+  /**
+   * The reading both model classes share; each reader takes only files of its own class, so a classifier's
+   * directory given to the regression reader (or any other class) fails naming both classes.
+   */
+  abstract static class ModelReader<M extends Params> extends MLReader<M> {
+    private final Class<M> type;
+
+    ModelReader(Class<M> type) {
+      this.type = type;
+    }
+
+    abstract M restore(String uid, ModelSpec spec, float[] state, TrainingSummary summary, FieldIds fieldIds);
+
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public DsSyncClassificationModel load(String path) {
+    public M load(String path) {
       try {
         FileSystem fs = fileSystem(path, sparkSession().sparkContext().hadoopConfiguration());
         JsonNode meta = JSON.readTree(readMetadata(fs, path));
         String cls = meta.path("class").asText();
-        if (!DsSyncClassificationModel.class.getName().equals(cls)) {
-          throw Errors.modelFile(path, "holds a " + cls + ", not a " + DsSyncClassificationModel.class.getName());
+        if (!type.getName().equals(cls)) {
+          throw Errors.modelFile(path, "holds a " + cls + ", not a " + type.getName());
         }
         int version = meta.path("formatVersion").asInt(1);
         if (version < 1 || version > FORMAT_VERSION) {
@@ -147,8 +199,7 @@ final class ModelPersistence {
         FieldIds fieldIds = cardinalities == null || cardinalities.isNull() ? null
             : new FieldIds(JSON.treeToValue(cardinalities, int[].class));
         float[] state = readState(fs, path);
-        DsSyncClassificationModel model =
-            DsSyncClassificationModel.restore(meta.get("uid").asText(), spec, state, summary, fieldIds);
+        M model = restore(meta.get("uid").asText(), spec, state, summary, fieldIds);
         Iterator<Map.Entry<String, JsonNode>> params = meta.get("paramMap").fields();
         while (params.hasNext()) {
           Map.Entry<String, JsonNode> e = params.next();
