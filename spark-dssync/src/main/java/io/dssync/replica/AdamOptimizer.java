@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Adam with bias correction and <em>decoupled</em> weight decay (AdamW: {@code p *= 1 - lr*wd}
- * before the Adam step, so decay does not pass through the moment estimates). State: all first
- * moments in parameter order, then all second moments.
+ * Adam with bias correction and <em>decoupled</em> weight decay: AdamW as {@code torch.optim.AdamW}
+ * computes it ({@code p *= 1 - lr*wd} before the Adam step, so decay does not pass through the moment
+ * estimates). It serves both "adamw" and "adam": the library's Adam always decayed this way, so runs
+ * that name "adam" keep their results. State: all first moments in parameter order, then all second
+ * moments.
  */
 final class AdamOptimizer extends LocalOptimizer {
   private final double beta1;
@@ -20,6 +22,7 @@ final class AdamOptimizer extends LocalOptimizer {
   private final FlatTensors state;
 
   AdamOptimizer(OptimizerSpec spec, List<NDArray> params, NDManager manager) {
+    super(spec);
     this.beta1 = spec.beta1();
     this.beta2 = spec.beta2();
     this.epsilon = (float) spec.epsilon();

@@ -135,7 +135,7 @@ final class DjlReplica implements ModelReplica {
         for (NDArray p : trainable) {
           grads.add(p.getGradient());
         }
-        optimizer.update(trainable, grads, learningRate, optimizerSteps + 1);
+        optimizer.step(trainable, grads, learningRate, optimizerSteps + 1);
         return null;
       });
       optimizerSteps++;

@@ -5,17 +5,22 @@ import ai.djl.ndarray.NDManager;
 import java.util.List;
 
 /**
- * SGD with heavy-ball momentum and L2 weight decay folded into the gradient (PyTorch's convention):
- * {@code v = momentum*v + (g + wd*p); p -= lr*v}. With momentum 0 it is plain SGD and keeps no state.
+ * SGD as {@code torch.optim.SGD} (dampening 0) computes it, so PyTorch hyperparameters carry over:
+ * L2 weight decay folded into the gradient, {@code d = g + wd*p}; momentum buffer {@code v = momentum*v + d};
+ * then {@code p -= lr*v} (heavy ball) or, with Nesterov momentum, {@code p -= lr*(d + momentum*v)}. With
+ * momentum 0 it is plain SGD and keeps no state; otherwise the state is the buffers in parameter order.
  */
 final class SgdOptimizer extends LocalOptimizer {
   private final float momentum;
   private final float weightDecay;
+  private final boolean nesterov;
   private final FlatTensors velocity;
 
-  SgdOptimizer(OptimizerSpec spec, List<NDArray> params, NDManager manager) {
+  SgdOptimizer(OptimizerSpec spec, boolean nesterov, List<NDArray> params, NDManager manager) {
+    super(spec);
     this.momentum = (float) spec.momentum();
     this.weightDecay = (float) spec.weightDecay();
+    this.nesterov = nesterov;
     this.velocity = new FlatTensors(momentum == 0 ? List.of() : zerosLike(params, manager));
   }
 
@@ -28,7 +33,9 @@ final class SgdOptimizer extends LocalOptimizer {
         d = d.add(p.mul(weightDecay));
       }
       if (momentum != 0) {
-        d = velocity.arrays().get(i).muli(momentum).addi(d);
+        // A zero buffer times momentum plus d is d: PyTorch's first step, which copies d into the buffer.
+        NDArray v = velocity.arrays().get(i).muli(momentum).addi(d);
+        d = nesterov ? d.add(v.mul(momentum)) : v;
       }
       p.subi(d.mul(learningRate));
     }

@@ -76,7 +76,7 @@ class DjlReplicaInputTest {
   void unknownOptimizerKindIsRejectedListingTheKnownOnes() {
     OptimizerSpec bad = new OptimizerSpec("rmsprop", 0, 0, 0.9, 0.999, 1e-8);
     DsSyncException e = assertThrows(DsSyncException.class, () -> Replicas.create(MLP, bad, 1));
-    assertTrue(e.getMessage().contains("Unknown optimizer 'rmsprop'. Choose one of [sgd, adam]"),
+    assertTrue(e.getMessage().contains("Unknown optimizer 'rmsprop'. Choose one of [sgd, sgd-nesterov, adamw, adam]"),
         e.getMessage());
   }
 
