@@ -2,11 +2,23 @@ package io.dssync.train;
 
 import java.io.Serializable;
 
-/** Learning rate at a global step: optional linear warm-up, then constant, cosine or step decay. */
-record LearningRateSchedule(String kind, double peak, int warmupSteps, long totalSteps)
-    implements Serializable {
+/**
+ * Learning rate at a global step (0-based, {@code totalSteps} in the run): optional linear warm-up over
+ * {@code warmupSteps}, then constant, cosine (to 0), step ({@link StepDecay}) or linear (to 0) decay over
+ * the steps after it; or one-cycle ({@link OneCycle}), which has its own warm-up.
+ */
+record LearningRateSchedule(String kind, double peak, int warmupSteps, long totalSteps, StepDecay stepDecay,
+    OneCycle oneCycle) implements Serializable {
+
+  /** A schedule whose step decay and one-cycle shape are the defaults. */
+  LearningRateSchedule(String kind, double peak, int warmupSteps, long totalSteps) {
+    this(kind, peak, warmupSteps, totalSteps, StepDecay.DEFAULT, OneCycle.DEFAULT);
+  }
 
   public float at(long step) {
+    if (kind.equals("onecycle")) {
+      return (float) oneCycle.at(peak, step, totalSteps);
+    }
     if (step < warmupSteps) {
       return (float) (peak * (step + 1) / warmupSteps);
     }
@@ -14,7 +26,8 @@ record LearningRateSchedule(String kind, double peak, int warmupSteps, long tota
         : (double) (step - warmupSteps) / (totalSteps - warmupSteps);
     double lr = switch (kind) {
       case "cosine" -> 0.5 * peak * (1 + Math.cos(Math.PI * Math.min(1.0, progress)));
-      case "step" -> progress < 0.5 ? peak : progress < 0.75 ? peak * 0.1 : peak * 0.01;
+      case "step" -> peak * stepDecay.multiplier(step - warmupSteps, progress);
+      case "linear" -> peak * (1 - Math.min(1.0, progress));
       default -> peak;
     };
     return (float) lr;
