@@ -76,6 +76,11 @@ public final class Setting<T> {
         v -> v >= 0 && v < 1, "must be in [0, 1)");
   }
 
+  /** A finite number accepted by {@code ok}; {@code rule} says which ("must be in (0, 1]"). */
+  static Setting<Double> number(String name, double defaultValue, String doc, Predicate<Double> ok, String rule) {
+    return new Setting<>(name, doc, defaultValue, Double::parseDouble, v -> Double.isFinite(v) && ok.test(v), rule);
+  }
+
   static Setting<String> oneOf(String name, String defaultValue, String doc, String... allowed) {
     return new Setting<>(name, doc, defaultValue, s -> s.trim().toLowerCase(Locale.ROOT),
         v -> java.util.Arrays.asList(allowed).contains(v), "must be one of " + String.join(", ", allowed), allowed);

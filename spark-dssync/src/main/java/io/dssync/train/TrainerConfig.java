@@ -66,23 +66,62 @@ public final class TrainerConfig implements Serializable {
       "Mini-batch size per worker and step.")
       .in(Group.TRAINING);
   public static final Setting<String> OPTIMIZER = Setting.oneOf("optimizer", "sgd",
-      "Local optimizer: sgd (with --momentum) or adam.", "sgd", "adam")
+      "Local optimizer, each computed as PyTorch's so its hyperparameters carry over: sgd (torch.optim.SGD with"
+          + " --momentum), sgd-nesterov (SGD with nesterov=True; needs --momentum > 0), adamw (torch.optim.AdamW:"
+          + " weight decay decoupled from the moments; betas 0.9, 0.999, eps 1e-8) or adam (the same AdamW under"
+          + " its earlier name, so runs that name it keep their results; not torch.optim.Adam's L2 decay, which"
+          + " equals it only at --weight-decay 0).",
+      "sgd", "sgd-nesterov", "adamw", "adam")
       .in(Group.TRAINING);
   public static final Setting<Double> LEARNING_RATE = Setting.positive("learningRate", 0.05,
       "Peak learning rate.")
       .in(Group.TRAINING);
   public static final Setting<Double> MOMENTUM = Setting.inUnitInterval("momentum", 0.9,
-      "SGD momentum.")
+      "Momentum of sgd and sgd-nesterov (PyTorch's momentum, dampening 0); adamw and adam ignore it.")
       .in(Group.TRAINING);
   public static final Setting<Double> WEIGHT_DECAY = Setting.nonNegative("weightDecay", 0.0,
-      "L2 weight decay.")
+      "Weight decay: added to the gradient as L2 by sgd and sgd-nesterov (PyTorch's SGD weight_decay),"
+          + " decoupled (p *= 1 - lr*wd each step) by adamw and adam (AdamW's weight_decay, whose PyTorch default"
+          + " is 0.01).")
       .in(Group.TRAINING);
   public static final Setting<String> LR_SCHEDULE = Setting.oneOf("lrSchedule", "cosine",
-      "Learning-rate schedule over all steps: constant, cosine, or step (x0.1 at 50% and 75%).",
-      "constant", "cosine", "step")
+      "Learning-rate schedule over all steps, after --warmup-steps of linear warm-up: constant, cosine (to 0),"
+          + " step (x --lr-decay-factor at each of --lr-milestones or every --lr-decay-every steps; by default"
+          + " x0.1 at 50% and 75%), linear (to 0), or onecycle (PyTorch's OneCycleLR with cosine annealing and"
+          + " no momentum cycling: --learning-rate is its max_lr; it warms up by itself, over"
+          + " --onecycle-pct-start of the run).",
+      "constant", "cosine", "step", "linear", "onecycle")
       .in(Group.TRAINING);
   public static final Setting<Integer> WARMUP_STEPS = Setting.intAtLeast("warmupSteps", 0, 0,
-      "Steps of linear learning-rate warm-up.")
+      "Steps W of linear learning-rate warm-up, from --learning-rate/W at the first step up to --learning-rate"
+          + " (every schedule but onecycle).")
+      .in(Group.TRAINING);
+  public static final Setting<Double> LR_DECAY_FACTOR = Setting.number("lrDecayFactor", 0.1,
+      "Step schedule: what each decay multiplies the rate by (PyTorch's gamma).",
+      v -> v > 0 && v <= 1, "must be a number in (0, 1]")
+      .in(Group.TRAINING);
+  public static final Setting<String> LR_MILESTONES = Setting.name("lrMilestones", "0.5,0.75",
+      "Step schedule: when to decay, as fractions of the steps after warm-up (PyTorch's MultiStepLR"
+          + " milestones divided by that number of steps).",
+      StepDecay::validMilestones, "must be increasing fractions in (0, 1) separated by commas, like 0.5,0.75")
+      .in(Group.TRAINING);
+  public static final Setting<Integer> LR_DECAY_EVERY = Setting.intAtLeast("lrDecayEvery", 0, 0,
+      "Step schedule: decay every this many steps after warm-up instead (PyTorch's StepLR step_size);"
+          + " 0 = at --lr-milestones.")
+      .in(Group.TRAINING);
+  public static final Setting<Double> ONECYCLE_PCT_START = Setting.inUnitInterval("onecyclePctStart", 0.3,
+      "Onecycle schedule: fraction of the steps that warm up (PyTorch's pct_start).")
+      .in(Group.TRAINING);
+  public static final Setting<Double> ONECYCLE_DIV_FACTOR = Setting.positive("onecycleDivFactor", 25.0,
+      "Onecycle schedule: the cycle starts at --learning-rate divided by this (PyTorch's div_factor).")
+      .in(Group.TRAINING);
+  public static final Setting<Double> ONECYCLE_FINAL_DIV_FACTOR = Setting.positive("onecycleFinalDivFactor", 1e4,
+      "Onecycle schedule: it ends at its starting rate divided by this (PyTorch's final_div_factor).")
+      .in(Group.TRAINING);
+  public static final Setting<Double> CLIP_NORM = Setting.nonNegative("clipNorm", 0.0,
+      "Clip gradients by global norm before every optimizer step, as torch.nn.utils.clip_grad_norm_ does:"
+          + " when the L2 norm of all of a replica's gradients together exceeds this, they are scaled down to it"
+          + " (0 = off).")
       .in(Group.TRAINING);
   public static final Setting<Long> SEED = Setting.longSetting("seed", 42L,
       "Seed of the initial model, the data order and the random schedule.")
@@ -167,7 +206,9 @@ public final class TrainerConfig implements Serializable {
       WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
-      WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_INIT, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS,
+      WARMUP_STEPS, LR_DECAY_FACTOR, LR_MILESTONES, LR_DECAY_EVERY, ONECYCLE_PCT_START, ONECYCLE_DIV_FACTOR,
+      ONECYCLE_FINAL_DIV_FACTOR, CLIP_NORM,
+      SEED, MODEL, MODEL_FILE, MODEL_INIT, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS,
       ALL_REDUCE, CROSS_RACK_PRECISION,
       SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
@@ -241,7 +282,41 @@ public final class TrainerConfig implements Serializable {
       lines.add(ignored(RACKS, kind, "only topology groups by them, and --cross-rack-precision fp16 sends halves"
           + " between them (auto measures its own racks)"));
     }
+    lines.addAll(ignoredOptimizerSettings());
     return lines;
+  }
+
+  /** {@link #ignoredSettings} of the optimizer and the learning-rate schedule. */
+  private List<String> ignoredOptimizerSettings() {
+    List<String> lines = new ArrayList<>();
+    String optimizer = get(OPTIMIZER);
+    if (optimizer.startsWith("adam") && !get(MOMENTUM).equals(MOMENTUM.defaultValue())) {
+      lines.add(ignored(MOMENTUM, OPTIMIZER, "only sgd and sgd-nesterov use momentum"));
+    }
+    String schedule = get(LR_SCHEDULE);
+    if (schedule.equals("onecycle") && !get(WARMUP_STEPS).equals(WARMUP_STEPS.defaultValue())) {
+      lines.add(ignored(WARMUP_STEPS, LR_SCHEDULE, "onecycle warms up over --onecycle-pct-start of the run"));
+    }
+    for (Setting<?> s : List.of(LR_DECAY_FACTOR, LR_MILESTONES, LR_DECAY_EVERY)) {
+      if (!schedule.equals("step") && !get(s).equals(s.defaultValue())) {
+        lines.add(ignored(s, LR_SCHEDULE, "only the step schedule decays in steps"));
+      }
+    }
+    if (schedule.equals("step") && get(LR_DECAY_EVERY) > 0
+        && !get(LR_MILESTONES).equals(LR_MILESTONES.defaultValue())) {
+      lines.add(ignored(LR_MILESTONES, LR_DECAY_EVERY, "the step schedule decays at fixed intervals instead"));
+    }
+    for (Setting<?> s : List.of(ONECYCLE_PCT_START, ONECYCLE_DIV_FACTOR, ONECYCLE_FINAL_DIV_FACTOR)) {
+      if (!schedule.equals("onecycle") && !get(s).equals(s.defaultValue())) {
+        lines.add(ignored(s, LR_SCHEDULE, "only onecycle reads it"));
+      }
+    }
+    return lines;
+  }
+
+  private String ignored(Setting<?> setting, Setting<?> chosen, String why) {
+    return String.format(Locale.ROOT, "%s %s has no effect with %s %s: %s.", setting.flag(), get(setting),
+        chosen.flag(), get(chosen), why);
   }
 
   private String ignored(Setting<?> setting, ScheduleKind kind, String why) {
@@ -286,13 +361,20 @@ public final class TrainerConfig implements Serializable {
   }
 
   public OptimizerSpec optimizerSpec() {
-    return "adam".equals(get(OPTIMIZER))
-        ? OptimizerSpec.adam(get(WEIGHT_DECAY))
-        : OptimizerSpec.sgd(get(MOMENTUM), get(WEIGHT_DECAY));
+    double decay = get(WEIGHT_DECAY);
+    OptimizerSpec spec = switch (get(OPTIMIZER)) {
+      case "adam" -> OptimizerSpec.adam(decay);
+      case "adamw" -> OptimizerSpec.adamw(decay);
+      case "sgd-nesterov" -> OptimizerSpec.sgdNesterov(get(MOMENTUM), decay);
+      default -> OptimizerSpec.sgd(get(MOMENTUM), decay);
+    };
+    return spec.withClipNorm(get(CLIP_NORM));
   }
 
   public LearningRateSchedule learningRateSchedule(long totalSteps) {
-    return new LearningRateSchedule(get(LR_SCHEDULE), get(LEARNING_RATE), get(WARMUP_STEPS), totalSteps);
+    return new LearningRateSchedule(get(LR_SCHEDULE), get(LEARNING_RATE), get(WARMUP_STEPS), totalSteps,
+        new StepDecay(get(LR_DECAY_FACTOR), StepDecay.parseMilestones(get(LR_MILESTONES)), get(LR_DECAY_EVERY)),
+        new OneCycle(get(ONECYCLE_PCT_START), get(ONECYCLE_DIV_FACTOR), get(ONECYCLE_FINAL_DIV_FACTOR)));
   }
 
   /** One line per setting, for logs and the training summary. */
@@ -338,6 +420,11 @@ public final class TrainerConfig implements Serializable {
             "it is more than the " + config.workers() + " workers asked for",
             "Use " + MIN_WORKERS.flag() + " between 1 and " + config.workers()
                 + ", or 0 to turn elastic training off.");
+      }
+      if (config.get(OPTIMIZER).equals("sgd-nesterov") && config.get(MOMENTUM) == 0) {
+        throw Errors.invalidSetting(MOMENTUM.flag(), 0.0, "Nesterov momentum (--optimizer sgd-nesterov) needs a"
+            + " momentum > 0, as PyTorch's SGD does", "Use " + MOMENTUM.flag() + " 0.9, or --optimizer sgd for"
+            + " SGD without momentum.");
       }
       return config;
     }
