@@ -49,6 +49,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,6 +67,9 @@ class EngineInvariantsTest {
   private static final int BATCH = 16;
   private static final long SEED = 7;
   private static final OptimizerSpec SGD = OptimizerSpec.sgd(0.9, 0.0);
+  /** Clipped at a norm the CNN's first gradients exceed, so clipping acts in every run that uses them. */
+  private static final List<OptimizerSpec> CLIPPED_OPTIMIZERS = List.of(
+      OptimizerSpec.sgdNesterov(0.9, 1e-4).withClipNorm(0.1), OptimizerSpec.adamw(1e-2).withClipNorm(0.1));
   private static DatasetSplits data;
   private static ModelSpec cnn;
   private static ExecutorService threads;
@@ -114,6 +118,34 @@ class EngineInvariantsTest {
     float[] engine = runEngineWith(1, ScheduleKind.FULL, 1, 0, adam);
     float[] reference = referenceRun(1, adam, true);
     assertArrayEquals(reference, engine);
+  }
+
+  @Test
+  void nesterovAndAdamwWithClippingKeepTheInvariantsOfOneWorkerAndOfGroupsOfAllWorkers() throws Exception {
+    for (OptimizerSpec opt : CLIPPED_OPTIMIZERS) {
+      assertArrayEquals(referenceRun(1, opt, true), runEngineWith(1, ScheduleKind.FULL, 1, 0, opt), opt.kind());
+      assertArrayEquals(referenceRun(N, opt, true), runEngine(ScheduleKind.FULL, N, 0, opt), opt.kind());
+    }
+  }
+
+  @Test
+  void theStageEndAveragesNesterovBuffersAndAdamwMomentsAsItAveragesTheModel() throws Exception {
+    GroupSchedule alone = Schedules.create(new ScheduleSpec(ScheduleKind.LOCAL, N, 1, 1, 0, SEED));
+    for (OptimizerSpec opt : CLIPPED_OPTIMIZERS) {
+      ConsensusState engine = ConsensusPart.assemble(trainRanks(N, alone, opt).stream()
+          .map(WorkerResult::consensus).toList());
+      assertArrayEquals(referenceRun(N, opt, false), engine.state(), opt.kind());
+      float[] optimizer = referenceRun(N, opt, false, EngineInvariantsTest::optimizerState);
+      assertEquals((opt.kind().equals("adamw") ? 2 : 1) * (engine.state().length - buffers()), optimizer.length);
+      assertArrayEquals(optimizer, engine.optimizerState(), opt.kind() + ": the mean of the ranks' own states");
+    }
+  }
+
+  /** Floats of the model's averaged buffers: its state past the trainable parameters. */
+  private int buffers() {
+    try (ModelReplica r = Replicas.create(model, SGD, 1)) {
+      return r.stateSize() - r.trainableSize();
+    }
   }
 
   @Test
@@ -377,6 +409,12 @@ class EngineInvariantsTest {
    * result is the plain mean at the end (float sum in rank order divided by N, as specified).
    */
   private float[] referenceRun(int n, OptimizerSpec opt, boolean averageEveryStep) {
+    return referenceRun(n, opt, averageEveryStep, EngineInvariantsTest::state);
+  }
+
+  /** The same reference, its result the plain mean of what {@code part} reads from each replica at the end. */
+  private float[] referenceRun(int n, OptimizerSpec opt, boolean averageEveryStep,
+      Function<ModelReplica, float[]> part) {
     List<LabeledArrays> shards = shards(n);
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     List<ModelReplica> replicas = new ArrayList<>();
@@ -398,7 +436,7 @@ class EngineInvariantsTest {
           replicas.forEach(rep -> rep.writeState(mean));
         }
       }
-      return n == 1 ? state(replicas.get(0)) : mean(replicas);
+      return n == 1 ? part.apply(replicas.get(0)) : mean(replicas, part);
     } finally {
       replicas.forEach(ModelReplica::close);
     }
@@ -410,10 +448,20 @@ class EngineInvariantsTest {
     return s;
   }
 
+  private static float[] optimizerState(ModelReplica replica) {
+    float[] s = new float[replica.optimizerStateSize()];
+    replica.readOptimizerState(s);
+    return s;
+  }
+
   private static float[] mean(List<ModelReplica> replicas) {
-    float[] sum = state(replicas.get(0));
+    return mean(replicas, EngineInvariantsTest::state);
+  }
+
+  private static float[] mean(List<ModelReplica> replicas, Function<ModelReplica, float[]> part) {
+    float[] sum = part.apply(replicas.get(0));
     for (int r = 1; r < replicas.size(); r++) {
-      float[] s = state(replicas.get(r));
+      float[] s = part.apply(replicas.get(r));
       for (int i = 0; i < sum.length; i++) {
         sum[i] += s[i];
       }
