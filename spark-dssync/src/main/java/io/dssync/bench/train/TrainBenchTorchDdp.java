@@ -3,6 +3,7 @@ package io.dssync.bench.train;
 import io.dssync.bench.PythonPeer;
 import io.dssync.data.DatasetSplits;
 import io.dssync.errors.Errors;
+import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ final class TrainBenchTorchDdp {
     }
   }
 
-  /** Fails unless {@code config} is something the peer reproduces: the cnn model with SGD. */
+  /** Fails unless the peer reproduces {@code config}: the cnn model, SGD without clipping, one of its schedules. */
   static void requireSupported(TrainerConfig config) {
     if (!config.get(TrainerConfig.MODEL).equals("cnn")) {
       throw Errors.invalidSetting("--model", config.get(TrainerConfig.MODEL),
@@ -41,6 +42,19 @@ final class TrainBenchTorchDdp {
     if (!config.get(TrainerConfig.OPTIMIZER).equals("sgd")) {
       throw Errors.invalidSetting("--optimizer", config.get(TrainerConfig.OPTIMIZER),
           "the " + NAME + " peer trains with SGD only", "Pass --optimizer sgd or --peer none.");
+    }
+    String schedule = config.get(TrainerConfig.LR_SCHEDULE);
+    if (!List.of("constant", "cosine", "step").contains(schedule)) {
+      throw Errors.invalidSetting("--lr-schedule", schedule, "the " + NAME + " peer reproduces only the constant,"
+          + " cosine and step schedules", "Pass one of those or --peer none.");
+    }
+    // The peer's script knows the step schedule's default decay only, and never clips.
+    for (Setting<?> s : List.of(TrainerConfig.LR_DECAY_FACTOR, TrainerConfig.LR_MILESTONES,
+        TrainerConfig.LR_DECAY_EVERY, TrainerConfig.CLIP_NORM)) {
+      if (!config.get(s).equals(s.defaultValue())) {
+        throw Errors.invalidSetting(s.flag(), config.get(s), "the " + NAME + " peer trains with its default only",
+            "Leave it at " + s.defaultValue() + " or pass --peer none.");
+      }
     }
   }
 

@@ -20,6 +20,18 @@ import org.junit.jupiter.api.Test;
  */
 class TrainBenchTorchDdpTest {
   @Test
+  void settingsThePeerCannotReproduceAreRefusedBeforeItStarts() {
+    TrainBenchTorchDdp.requireSupported(TrainerConfig.builder().set("--lr-schedule", "step").build());
+    for (String[] flag : List.of(new String[] {"--lr-schedule", "onecycle"}, new String[] {"--lr-schedule", "linear"},
+        new String[] {"--clip-norm", "1"}, new String[] {"--lr-milestones", "0.3"},
+        new String[] {"--optimizer", "sgd-nesterov"})) {
+      TrainerConfig config = TrainerConfig.builder().set(flag[0], flag[1]).build();
+      DsSyncException e = assertThrows(DsSyncException.class, () -> TrainBenchTorchDdp.requireSupported(config));
+      assertTrue(e.getMessage().contains(flag[0]) && e.getMessage().contains("--peer none"), e.getMessage());
+    }
+  }
+
+  @Test
   void aTinyDdpRunEvaluatesAfterEveryStageAndAtTheEnd() {
     DatasetSplits data = TestData.fashionMnist(320, 100);
     TrainerConfig config = TrainBench.plan(new String[] {"--workers", "2", "--batch-size", "32", "--epochs", "1",
