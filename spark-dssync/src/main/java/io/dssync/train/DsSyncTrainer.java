@@ -66,6 +66,7 @@ public final class DsSyncTrainer {
   private final SparkSession spark;
   private final TrainerConfig config;
   private ProgressListener progress = ProgressListener.printing();
+  private final List<StageCallback> callbacks = new ArrayList<>();
   /** The auto schedule's state during a fit with --schedule auto, else null. */
   private AutoSchedule auto;
   private final List<Integer> startFetches = new ArrayList<>();
@@ -90,6 +91,12 @@ public final class DsSyncTrainer {
 
   public DsSyncTrainer withProgress(ProgressListener listener) {
     this.progress = listener;
+    return this;
+  }
+
+  /** Adds a callback run on the driver after every stage, in the order added; see {@link StageCallback}. */
+  public DsSyncTrainer withCallback(StageCallback callback) {
+    callbacks.add(java.util.Objects.requireNonNull(callback, "callback"));
     return this;
   }
 
@@ -134,6 +141,13 @@ public final class DsSyncTrainer {
       executorEnv.put(e._1(), e._2());
     }
     allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+    EarlyStopping early = EarlyStopping.of(config);
+    if (early.enabled() && data.test() == null && data.holdOut() == null) {
+      throw Errors.invalidFlag(TrainerConfig.EARLY_STOP_PATIENCE.name(), early.patience(),
+          "early stopping watches validation data and this fit has none",
+          "Pass --test-data, --validation-fraction or --validation-col (Spark ML: setValidationFraction or"
+              + " setValidationIndicatorCol), or set it to 0.");
+    }
     ModelSpec spec = ModelFiles.spec(config, data, ModelFiles.source(config, sc.hadoopConfiguration()));
     Labels labels = spec.lossKind().classLabels() ? Labels.classes(data.numClasses())
         : Labels.values(data.labelWidth());
@@ -201,7 +215,7 @@ public final class DsSyncTrainer {
     int evalThreads = EvaluationThreads.of(sc.master(), sc.getConf().get("spark.submit.deployMode", "client"),
         sc.getConf().contains("spark.driver.cores") ? sc.getConf().get("spark.driver.cores") : null,
         Runtime.getRuntime().availableProcessors());
-    LearningRateSchedule lr = config.learningRateSchedule(totalSteps);
+    LearningRates lr = new LearningRates(config.learningRateSchedule(totalSteps), Double.NaN);
     CheckpointStore store = checkpointStore(sc);
 
     List<StageMetrics> history = new ArrayList<>();
@@ -220,16 +234,20 @@ public final class DsSyncTrainer {
         consensus = resumed.toConsensusState();
         firstStage = resumed.stagesDone();
         resumedAtStep = resumed.step();
+        early.restore(resumed.fit().earlyStop());
+        lr.set(resumed.fit().learningRateOverride());
       }
       Run run = new Run(jsc, pool, runId, spec, shipped.spec(), lr, batch, totalSteps, new ArrayList<>(),
           skippedRecords, resumedAtStep, ranksCheckMemory);
-      for (int stage = firstStage; stage < stages; stage++) {
+      FitStop stop = early.outOfPatience()
+          ? new FitStop(firstStage - 1, early.progress().bestStage(), early.reasonOnResume()) : null;
+      for (int stage = firstStage; stage < stages && stop == null; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
         if (Thread.currentThread().isInterrupted()) {
           // Interrupted while the driver evaluated or checkpointed: no further stage starts.
           throw Errors.interrupted("before stage " + (stage + 1), first - 1)
-              .withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
+              .withPartialResult(run.result(consensus, history, config.describe(), Double.NaN, null));
         }
         pool.fitToSlots(first);
         long t0 = System.nanoTime();
@@ -256,18 +274,45 @@ public final class DsSyncTrainer {
         StageMetrics metrics = StageSummaries.summarize(done.work(), results, seconds,
             (double) end / stepsPerEpoch, (long) results.size() * batch, eval);
         history.add(metrics);
-        if (store != null && ((stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1)) {
-          store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED),
-              settingsText(), consensus.state(), consensus.optimizerState(), consensus.optimizerSteps()),
-              config.get(TrainerConfig.CHECKPOINT_KEEP));
+        final int finished = stage;
+        stop = early.observe(metrics, consensus.state())
+            .map(why -> new FitStop(finished, early.progress().bestStage(), why)).orElse(null);
+        boolean checkpointDue = (stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1;
+        if (store != null && (checkpointDue || stop != null)) {
+          writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr);
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
-        if (done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(),
+        if (stop == null && !callbacks.isEmpty()) {
+          FitControl control = new FitControl(stage, stages, lr.at(end));
+          runCallbacks(metrics, control, run.result(consensus, history, config.describe(), Double.NaN, null));
+          if (!Double.isNaN(control.learningRateSet())) {
+            lr.set(control.learningRateSet());
+          }
+          stop = control.stopReason().map(why -> new FitStop(finished, finished, why)).orElse(null);
+          if (stop != null && store != null && !checkpointDue) {
+            writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr);
+          }
+        }
+        if (stop == null && done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(),
             (long) consensus.state().length * Float.BYTES, seconds, trainedSeconds + seconds, end)) {
           pool.replan();
         }
       }
-      return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9);
+      if (stop != null) {
+        LOG.warn("dssync {}", stop.describe());
+      }
+      int consensusStage = firstStage - 1 + history.size();
+      boolean bestIsEarlier = early.progress().any() && early.progress().bestStage() < consensusStage
+          && (stop == null || stop.modelStage() == early.progress().bestStage());
+      if (bestIsEarlier) {
+        if (stop == null) {
+          LOG.warn("dssync early stopping: the model is the consensus of stage {}, the best evaluated",
+              early.progress().bestStage() + 1);
+        }
+        consensus = new ConsensusState(early.progress().bestModel(), consensus.optimizerState(),
+            consensus.optimizerSteps());
+      }
+      return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9, stop);
     } finally {
       sc.setJobDescription(null);
       // In local mode this JVM ran the tasks and keeps their replicas between stages; the fit is over.
@@ -302,11 +347,12 @@ public final class DsSyncTrainer {
    * retries it collects.
    */
   private record Run(JavaSparkContext jsc, WorkerPool pool, String runId, ModelSpec spec, ModelSpec shippedSpec,
-      LearningRateSchedule lr, int batch, long totalSteps, List<StageRetry> retries, long skippedRecords,
+      LearningRates lr, int batch, long totalSteps, List<StageRetry> retries, long skippedRecords,
       long resumedAtStep, StepFootprint ranksCheckMemory) {
-    TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds) {
+    TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds,
+        FitStop stop) {
       return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
-          wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep);
+          wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep, stop);
     }
   }
 
@@ -326,7 +372,7 @@ public final class DsSyncTrainer {
       boolean probes = probe || firstPlan != null;
       double budgetMs = probe ? probeBudgetMs : probes ? auto.firstProbeBudgetMs(size) : 0;
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.shippedSpec(),
-          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
+          config.optimizerSpec(), run.lr().current(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
           firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(),
           config.crossRackPrecision(), config.rackLayout(),
@@ -385,7 +431,7 @@ public final class DsSyncTrainer {
           ? Errors.interrupted(String.format("during stage %d (steps %d-%d), whose Spark job was cancelled",
               work.stage() + 1, work.firstStep(), work.endStep() - 1), work.firstStep() - 1)
           : Errors.fromTaskFailure(failure);
-      throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
+      throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN, null));
     } finally {
       // destroy() asks the block manager synchronously: under an interrupt it would throw and hide
       // the stage's own outcome, so it runs with the flag cleared and the flag is set again after.
@@ -576,6 +622,24 @@ public final class DsSyncTrainer {
   private static void dropExecutorCopies(Broadcast<LabeledArrays> inMemory) {
     if (inMemory != null) {
       inMemory.unpersist(true);
+    }
+  }
+
+  private void writeCheckpoint(CheckpointStore store, long end, int stage, long totalSteps, String runId,
+      ConsensusState consensus, EarlyStopping early, LearningRates lr) {
+    store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED), settingsText(),
+        consensus.state(), consensus.optimizerState(), consensus.optimizerSteps(),
+        new FitProgress(early.progress(), lr.setByCallback())), config.get(TrainerConfig.CHECKPOINT_KEEP));
+  }
+
+  /** Runs the callbacks in order; one that throws ends the fit, keeping {@code partial} and the checkpoints. */
+  private void runCallbacks(StageMetrics metrics, FitControl control, TrainingResult partial) {
+    for (StageCallback callback : callbacks) {
+      try {
+        callback.afterStage(metrics, control);
+      } catch (RuntimeException e) {
+        throw Errors.callbackFailed(callback.getClass().getName(), metrics.stage() + 1, e).withPartialResult(partial);
+      }
     }
   }
 

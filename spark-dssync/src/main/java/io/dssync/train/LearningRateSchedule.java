@@ -6,6 +6,11 @@ import java.io.Serializable;
 record LearningRateSchedule(String kind, double peak, int warmupSteps, long totalSteps)
     implements Serializable {
 
+  /** One rate for every step. */
+  static LearningRateSchedule constant(double rate, long totalSteps) {
+    return new LearningRateSchedule("constant", rate, 0, totalSteps);
+  }
+
   public float at(long step) {
     if (step < warmupSteps) {
       return (float) (peak * (step + 1) / warmupSteps);

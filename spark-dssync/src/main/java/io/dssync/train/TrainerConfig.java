@@ -142,6 +142,18 @@ public final class TrainerConfig implements Serializable {
   public static final Setting<Integer> EVAL_EVERY = Setting.intAtLeast("evalEvery", 1, 1,
       "Evaluate the consensus model on the test split every this many stages (and at the end).")
       .in(Group.TRAINING);
+  public static final Setting<Integer> EARLY_STOP_PATIENCE = Setting.intAtLeast("earlyStopPatience", 0, 0,
+      "Stop when the validation metric has not improved for this many evaluations (0 = off: run every epoch);"
+          + " when on, the result is the best evaluated consensus model. Needs validation data.")
+      .in(Group.TRAINING);
+  public static final Setting<Double> EARLY_STOP_MIN_DELTA = Setting.nonNegative("earlyStopMinDelta", 0.0,
+      "How much an evaluation must beat the best so far to count as an improvement for --early-stop-patience.")
+      .in(Group.TRAINING);
+  public static final Setting<String> EARLY_STOP_METRIC = Setting.oneOf("earlyStopMetric", "metric",
+      "What --early-stop-patience watches: metric (the task's: accuracy, AUC or R2, higher is better; a custom"
+          + " loss, lower) or loss (the validation loss, lower is better).",
+      "metric", "loss")
+      .in(Group.TRAINING);
   public static final Setting<String> CHECKPOINT_DIR = Setting.text("checkpointDir", "",
       "Directory (any Hadoop file system: file://, hdfs://) for checkpoints; empty = none, or the --resume path.")
       .in(Group.FAULT_TOLERANCE);
@@ -169,7 +181,7 @@ public final class TrainerConfig implements Serializable {
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
       WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_INIT, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS,
       ALL_REDUCE, CROSS_RACK_PRECISION,
-      SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
+      SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY, EARLY_STOP_PATIENCE, EARLY_STOP_MIN_DELTA, EARLY_STOP_METRIC,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
   private final Map<String, Object> values;
