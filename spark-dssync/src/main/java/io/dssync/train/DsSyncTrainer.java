@@ -376,7 +376,7 @@ public final class DsSyncTrainer {
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
           firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(),
           config.crossRackPrecision(), config.rackLayout(),
-          attempt == 1 && history.isEmpty() ? run.ranksCheckMemory() : null);
+          attempt == 1 && history.isEmpty() ? run.ranksCheckMemory() : null, config.outerOptimizer());
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));
@@ -681,7 +681,8 @@ public final class DsSyncTrainer {
   private ConsensusState initialState(ModelReplica replica) {
     float[] state = new float[replica.stateSize()];
     replica.readState(state);
-    return new ConsensusState(state, new float[replica.optimizerStateSize()], 0);
+    int outerState = config.outerOptimizer().stateSize(replica.trainableSize());
+    return new ConsensusState(state, new float[replica.optimizerStateSize() + outerState], 0);
   }
 
   /** The held-out examples, unless the hold-out caught none of them (nothing to validate on). */

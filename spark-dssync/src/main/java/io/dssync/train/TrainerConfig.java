@@ -43,6 +43,18 @@ public final class TrainerConfig implements Serializable {
   public static final Setting<Integer> GLOBAL_AVERAGE_PERIOD = Setting.intAtLeast("globalAveragePeriod", 0, 0,
       "Average over all N workers every H steps (0 = only at the end of each stage).")
       .in(Group.SYNCHRONISATION);
+  public static final Setting<Double> OUTER_LEARNING_RATE = Setting.positive("outerLearningRate", 1.0,
+      "Outer optimizer at averages of all N workers (DiLoCo): the new consensus is the previous one moved by this"
+          + " rate times the outer step along the replicas' averaged change (1 with --outer-momentum 0 = the plain"
+          + " average; DiLoCo used 0.7 with momentum 0.9).")
+      .in(Group.SYNCHRONISATION);
+  public static final Setting<Double> OUTER_MOMENTUM = Setting.inUnitInterval("outerMomentum", 0.0,
+      "Momentum of the outer optimizer (0 = none).")
+      .in(Group.SYNCHRONISATION);
+  public static final Setting<String> OUTER_OPTIMIZER = Setting.oneOf("outerOptimizer", "nesterov",
+      "Outer step with --outer-momentum: nesterov (as PyTorch's SGD with nesterov=True) or sgd (heavy ball).",
+      "nesterov", "sgd")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<String> RACKS = Setting.name("racks", "",
       "Racks of the topology schedule: executor hosts, ',' between hosts and ';' between racks"
           + " (\"h1,h2;h3,h4\"); empty = one rack per executor host.",
@@ -176,7 +188,8 @@ public final class TrainerConfig implements Serializable {
 
   /** All settings in documentation order. */
   public static final List<Setting<?>> ALL = List.of(
-      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
+      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, OUTER_LEARNING_RATE, OUTER_MOMENTUM,
+      OUTER_OPTIMIZER, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
       WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_INIT, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS,
@@ -301,6 +314,10 @@ public final class TrainerConfig implements Serializable {
     return "adam".equals(get(OPTIMIZER))
         ? OptimizerSpec.adam(get(WEIGHT_DECAY))
         : OptimizerSpec.sgd(get(MOMENTUM), get(WEIGHT_DECAY));
+  }
+
+  OuterOptimizer outerOptimizer() {
+    return new OuterOptimizer(get(OUTER_LEARNING_RATE), get(OUTER_MOMENTUM), "nesterov".equals(get(OUTER_OPTIMIZER)));
   }
 
   public LearningRateSchedule learningRateSchedule(long totalSteps) {
