@@ -148,6 +148,11 @@ public final class DsSyncTrainer {
           "Pass --test-data, --validation-fraction or --validation-col (Spark ML: setValidationFraction or"
               + " setValidationIndicatorCol), or set it to 0.");
     }
+    if (early.enabled() && config.get(TrainerConfig.SWA_START) > 0) {
+      throw Errors.invalidFlag(TrainerConfig.SWA_START.name(), config.get(TrainerConfig.SWA_START),
+          "SWA makes the result the mean of the late stages' models and early stopping the best stage's; one fit"
+              + " cannot return both", "Set either --swa-start or --early-stop-patience to 0.");
+    }
     ModelSpec spec = ModelFiles.spec(config, data, ModelFiles.source(config, sc.hadoopConfiguration()));
     Labels labels = spec.lossKind().classLabels() ? Labels.classes(data.numClasses())
         : Labels.values(data.labelWidth());
@@ -215,7 +220,9 @@ public final class DsSyncTrainer {
     int evalThreads = EvaluationThreads.of(sc.master(), sc.getConf().get("spark.submit.deployMode", "client"),
         sc.getConf().contains("spark.driver.cores") ? sc.getConf().get("spark.driver.cores") : null,
         Runtime.getRuntime().availableProcessors());
-    LearningRates lr = new LearningRates(config.learningRateSchedule(totalSteps), Double.NaN);
+    SwaAverage swa = SwaAverage.of(config.get(TrainerConfig.SWA_START), totalSteps, k);
+    LearningRates lr = new LearningRates(config.learningRateSchedule(totalSteps), swa.startStep(),
+        config.get(TrainerConfig.SWA_LEARNING_RATE), Double.NaN);
     CheckpointStore store = checkpointStore(sc);
 
     List<StageMetrics> history = new ArrayList<>();
@@ -236,6 +243,7 @@ public final class DsSyncTrainer {
         resumedAtStep = resumed.step();
         early.restore(resumed.fit().earlyStop());
         lr.set(resumed.fit().learningRateOverride());
+        swa.restore(resumed.fit().swaMean(), resumed.fit().swaCount());
       }
       Run run = new Run(jsc, pool, runId, spec, shipped.spec(), lr, batch, totalSteps, new ArrayList<>(),
           skippedRecords, resumedAtStep, ranksCheckMemory);
@@ -264,6 +272,7 @@ public final class DsSyncTrainer {
         List<WorkerResult> results = done.results();
         consensus = ConsensusPart.assemble(results.stream().map(WorkerResult::consensus).toList());
         consensusFrom = done.work().runId();
+        swa.add(end, consensus.state());
         int fetched = (int) results.stream().filter(WorkerResult::fetchedStart).count();
         startFetches.add(fetched);
         LOG.debug("dssync stage {}: {} of {} workers fetched the start state from the driver", stage + 1, fetched,
@@ -279,7 +288,7 @@ public final class DsSyncTrainer {
             .map(why -> new FitStop(finished, early.progress().bestStage(), why)).orElse(null);
         boolean checkpointDue = (stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1;
         if (store != null && (checkpointDue || stop != null)) {
-          writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr);
+          writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr, swa);
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
         if (stop == null && !callbacks.isEmpty()) {
@@ -290,7 +299,7 @@ public final class DsSyncTrainer {
           }
           stop = control.stopReason().map(why -> new FitStop(finished, finished, why)).orElse(null);
           if (stop != null && store != null && !checkpointDue) {
-            writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr);
+            writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr, swa);
           }
         }
         if (stop == null && done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(),
@@ -311,6 +320,11 @@ public final class DsSyncTrainer {
         }
         consensus = new ConsensusState(early.progress().bestModel(), consensus.optimizerState(),
             consensus.optimizerSteps());
+      }
+      if (swa.count() > 0) {
+        long consensusStep = Math.min(totalSteps, (long) (consensusStage + 1) * k);
+        consensus = swaModel(run, swa, consensus, consensusStep, stages, history, driverReplica, test, evalThreads,
+            stepsPerEpoch);
       }
       return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9, stop);
     } finally {
@@ -359,8 +373,47 @@ public final class DsSyncTrainer {
   /** The work of one stage attempt and what its workers returned. */
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
 
+  /**
+   * The SWA result: the mean of the averaged stages' models; for a model with buffers (BatchNorm's running
+   * statistics), one more stage from that mean at learning rate 0, which leaves the parameters exactly as they are
+   * and recomputes the statistics on the training data, averaged over the workers. The model is then evaluated and
+   * the evaluation added to {@code history} as stage {@code stages} (counted from 0).
+   */
+  private ConsensusState swaModel(Run run, SwaAverage swa, ConsensusState last, long step,
+      int stages, List<StageMetrics> history, ModelReplica replica, LabeledArrays test, int evalThreads,
+      long stepsPerEpoch) {
+    LOG.warn("dssync SWA: the model is the mean of the consensus of the last {} stages", swa.count());
+    ConsensusState mean = new ConsensusState(swa.mean(), last.optimizerState(), last.optimizerSteps());
+    boolean hasBuffers = replica.stateSize() > replica.trainableSize();
+    long end = step + (hasBuffers ? Math.max(1, Math.min(config.get(TrainerConfig.STEPS_PER_STAGE), stepsPerEpoch))
+        : 0);
+    long t0 = System.nanoTime();
+    StageAttempt done = hasBuffers
+        ? runWithRetries(run, stages, step, end, mean, null, history, false, 0, true) : null;
+    ConsensusState model = done == null ? mean
+        : ConsensusPart.assemble(done.results().stream().map(WorkerResult::consensus).toList());
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    Evaluation eval = test == null ? null : evaluate(replica, model, test, evalThreads);
+    StageMetrics metrics = done != null
+        ? StageSummaries.summarize(done.work(), done.results(), seconds, (double) step / stepsPerEpoch,
+            (long) done.results().size() * run.batch(), eval)
+        : StageSummaries.evaluationOnly(stages, step, (double) step / stepsPerEpoch, eval,
+            run.spec().lossKind().metricName());
+    history.add(metrics);
+    progress.onStage(metrics, done == null ? List.of() : StageSummaries.steps(done.work(), done.results()),
+        stages + 1, end);
+    return model;
+  }
+
   private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
       String consensusFrom, List<StageMetrics> history, boolean probe, double probeBudgetMs) {
+    return runWithRetries(run, stage, first, end, consensus, consensusFrom, history, probe, probeBudgetMs, false);
+  }
+
+  /** With {@code refreshStatistics}: a stage at learning rate 0 and plain averages (SWA's BatchNorm pass). */
+  private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
+      String consensusFrom, List<StageMetrics> history, boolean probe, double probeBudgetMs,
+      boolean refreshStatistics) {
     int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
     long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
     for (int attempt = 1; ; attempt++) {
@@ -372,11 +425,13 @@ public final class DsSyncTrainer {
       boolean probes = probe || firstPlan != null;
       double budgetMs = probe ? probeBudgetMs : probes ? auto.firstProbeBudgetMs(size) : 0;
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.shippedSpec(),
-          config.optimizerSpec(), run.lr().current(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
+          config.optimizerSpec(), refreshStatistics ? LearningRateSchedule.constant(0, end)
+          : run.lr().forStage(first), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
           firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(),
           config.crossRackPrecision(), config.rackLayout(),
-          attempt == 1 && history.isEmpty() ? run.ranksCheckMemory() : null, config.outerOptimizer());
+          attempt == 1 && history.isEmpty() ? run.ranksCheckMemory() : null,
+          refreshStatistics ? OuterOptimizer.NONE : config.outerOptimizer());
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));
@@ -626,10 +681,11 @@ public final class DsSyncTrainer {
   }
 
   private void writeCheckpoint(CheckpointStore store, long end, int stage, long totalSteps, String runId,
-      ConsensusState consensus, EarlyStopping early, LearningRates lr) {
+      ConsensusState consensus, EarlyStopping early, LearningRates lr, SwaAverage swa) {
     store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED), settingsText(),
         consensus.state(), consensus.optimizerState(), consensus.optimizerSteps(),
-        new FitProgress(early.progress(), lr.setByCallback())), config.get(TrainerConfig.CHECKPOINT_KEEP));
+        new FitProgress(early.progress(), lr.setByCallback(), swa.mean(), swa.count())),
+        config.get(TrainerConfig.CHECKPOINT_KEEP));
   }
 
   /** Runs the callbacks in order; one that throws ends the fit, keeping {@code partial} and the checkpoints. */

@@ -5,11 +5,12 @@ import java.io.DataOutput;
 import java.io.IOException;
 
 /**
- * What a fit has decided beyond its consensus and that a resumed run must continue: early stopping's progress and
- * the learning rate a callback set (NaN when none did). Part of every checkpoint.
+ * What a fit has gathered beyond its consensus and that a resumed run must continue: early stopping's progress,
+ * the learning rate a callback set (NaN when none did), and the SWA mean with the number of models in it. Part of
+ * every checkpoint.
  */
-record FitProgress(EarlyStopping.Progress earlyStop, double learningRateOverride) {
-  static final FitProgress NONE = new FitProgress(EarlyStopping.Progress.NONE, Double.NaN);
+record FitProgress(EarlyStopping.Progress earlyStop, double learningRateOverride, float[] swaMean, int swaCount) {
+  static final FitProgress NONE = new FitProgress(EarlyStopping.Progress.NONE, Double.NaN, new float[0], 0);
 
   void write(DataOutput out) throws IOException {
     out.writeDouble(earlyStop.bestScore());
@@ -17,6 +18,8 @@ record FitProgress(EarlyStopping.Progress earlyStop, double learningRateOverride
     out.writeInt(earlyStop.evaluationsSinceBest());
     FloatArrays.write(out, earlyStop.bestModel());
     out.writeDouble(learningRateOverride);
+    FloatArrays.write(out, swaMean);
+    out.writeInt(swaCount);
   }
 
   /** Reads what {@link #write} wrote; {@code maxFloats} bounds the best model's declared length. */
@@ -26,6 +29,9 @@ record FitProgress(EarlyStopping.Progress earlyStop, double learningRateOverride
     int since = in.readInt();
     float[] bestModel = FloatArrays.read(in, maxFloats);
     double learningRate = in.readDouble();
-    return new FitProgress(new EarlyStopping.Progress(bestScore, bestStage, since, bestModel), learningRate);
+    float[] swaMean = FloatArrays.read(in, maxFloats);
+    int swaCount = in.readInt();
+    return new FitProgress(new EarlyStopping.Progress(bestScore, bestStage, since, bestModel), learningRate, swaMean,
+        swaCount);
   }
 }

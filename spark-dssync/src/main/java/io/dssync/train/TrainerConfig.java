@@ -166,6 +166,14 @@ public final class TrainerConfig implements Serializable {
           + " loss, lower) or loss (the validation loss, lower is better).",
       "metric", "loss")
       .in(Group.TRAINING);
+  public static final Setting<Double> SWA_START = Setting.inUnitInterval("swaStart", 0.0,
+      "Stochastic weight averaging over workers: from this share of the steps on (rounded up to a stage boundary),"
+          + " the result is the mean of every later stage's consensus model, with BatchNorm statistics recomputed by"
+          + " one stage at learning rate 0 (0 = off).")
+      .in(Group.TRAINING);
+  public static final Setting<Double> SWA_LEARNING_RATE = Setting.nonNegative("swaLearningRate", 0.0,
+      "Constant learning rate of the steps after --swa-start (0 = keep the schedule's rates).")
+      .in(Group.TRAINING);
   public static final Setting<String> CHECKPOINT_DIR = Setting.text("checkpointDir", "",
       "Directory (any Hadoop file system: file://, hdfs://) for checkpoints; empty = none, or the --resume path.")
       .in(Group.FAULT_TOLERANCE);
@@ -195,6 +203,7 @@ public final class TrainerConfig implements Serializable {
       WARMUP_STEPS, SEED, MODEL, MODEL_FILE, MODEL_INIT, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS,
       ALL_REDUCE, CROSS_RACK_PRECISION,
       SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY, EARLY_STOP_PATIENCE, EARLY_STOP_MIN_DELTA, EARLY_STOP_METRIC,
+      SWA_START, SWA_LEARNING_RATE,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
   private final Map<String, Object> values;

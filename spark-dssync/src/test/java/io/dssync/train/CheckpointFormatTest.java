@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class CheckpointFormatTest {
   @Test
   void theFitProgressRoundTripsThroughTheBytes() throws IOException {
-    FitProgress fit = new FitProgress(new EarlyStopping.Progress(0.875, 3, 2, new float[] {1.5f, -2f}), 0.0125);
+    FitProgress fit = new FitProgress(new EarlyStopping.Progress(0.875, 3, 2, new float[] {1.5f, -2f}), 0.0125,
+        new float[] {0.25f, 0.5f, 0.75f}, 4);
     Checkpoint written = new Checkpoint(40, 5, 80, "run1", 42, Map.of("seed", "42"), new float[] {1, 2, 3},
         new float[] {4}, 40, fit);
     Checkpoint read = Checkpoint.decode(written.encode());
@@ -24,6 +25,8 @@ class CheckpointFormatTest {
     assertEquals(2, read.fit().earlyStop().evaluationsSinceBest());
     assertArrayEquals(new float[] {1.5f, -2f}, read.fit().earlyStop().bestModel());
     assertEquals(0.0125, read.fit().learningRateOverride());
+    assertArrayEquals(new float[] {0.25f, 0.5f, 0.75f}, read.fit().swaMean());
+    assertEquals(4, read.fit().swaCount());
     assertArrayEquals(new float[] {1, 2, 3}, read.state());
     assertArrayEquals(new float[] {4}, read.optimizerState());
   }
