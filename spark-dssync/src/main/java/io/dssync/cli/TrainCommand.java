@@ -104,6 +104,9 @@ final class TrainCommand {
         err.printf(Locale.ROOT, "[dssync] resumed_at_step=%d skipped_bad_records=%d retried_stage_attempts=%d%n",
             result.resumedAtStep(), result.skippedRecords(), result.retries().size());
       }
+      if (result.stoppedEarly()) {
+        err.println("[dssync] " + result.stop().describe());
+      }
       return result;
     }
   }

@@ -19,5 +19,7 @@ public enum ErrorKind {
   /** A barrier stage failed for a reason that is not one of the above. */
   STAGE_FAILED,
   /** The thread that called fit was interrupted (a notebook's stop button): training stopped on purpose. */
-  INTERRUPTED
+  INTERRUPTED,
+  /** A user's {@code StageCallback} threw: the fit ends after the stage it was called for. */
+  CALLBACK
 }

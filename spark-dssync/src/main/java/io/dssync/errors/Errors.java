@@ -238,6 +238,14 @@ public final class Errors {
    * Spark job was cancelled"); {@code keptAfterStep} is the last step of the consensus kept as the
    * partial result, or -1 when nothing was trained.
    */
+  /** A user's stage callback threw after stage {@code stage} (counted from 1): the fit ends there. */
+  public static DsSyncException callbackFailed(String callbackClass, int stage, RuntimeException cause) {
+    return new DsSyncException(ErrorKind.CALLBACK, "The stage callback " + callbackClass + " threw after stage "
+        + stage + ": " + cause + ". Training stopped there; the consensus of that stage is kept as the partial"
+        + " result and the checkpoints written so far stay as they are. Fix the callback, then resume from the"
+        + " checkpoint directory with --resume.", cause);
+  }
+
   public static DsSyncException interrupted(String when, long keptAfterStep) {
     return new DsSyncException(ErrorKind.INTERRUPTED, "Training was interrupted " + when + ": nothing more is"
         + " trained" + (keptAfterStep >= 0 ? "; the consensus after step " + keptAfterStep + " is kept as the partial"

@@ -76,9 +76,12 @@ public record StageMetrics(
     return meanOverStages(history, StageMetrics::syncShare);
   }
 
-  /** Mean over the stages of {@code history} (each stage counts once) of {@code perStage}; 0 when empty. */
+  /**
+   * Mean over the stages of {@code history} that trained (each counts once; an evaluation without steps, as of an
+   * SWA mean, does not) of {@code perStage}; 0 when none.
+   */
   public static double meanOverStages(java.util.List<StageMetrics> history,
       java.util.function.ToDoubleFunction<StageMetrics> perStage) {
-    return history.stream().mapToDouble(perStage).average().orElse(0);
+    return history.stream().filter(m -> m.endStep() > m.firstStep()).mapToDouble(perStage).average().orElse(0);
   }
 }

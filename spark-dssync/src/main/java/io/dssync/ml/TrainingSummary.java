@@ -1,6 +1,7 @@
 package io.dssync.ml;
 
 import io.dssync.metrics.StageMetrics;
+import io.dssync.train.FitStop;
 import io.dssync.train.TrainingResult;
 import java.io.Serializable;
 import java.util.List;
@@ -8,17 +9,24 @@ import java.util.List;
 /**
  * What a fitted {@link DsSyncClassificationModel} remembers of its training: the per-stage history
  * (train loss, validation loss and accuracy, timings, sync statistics, consensus distance), the
- * configuration, the step count and the wall time. Saved and loaded with the model.
+ * configuration, the step count, the wall time, and why training stopped before its last planned stage (null when
+ * it ran them all). Saved and loaded with the model.
  */
-public record TrainingSummary(List<StageMetrics> history, String config, long totalSteps, double wallSeconds)
-    implements Serializable {
+public record TrainingSummary(List<StageMetrics> history, String config, long totalSteps, double wallSeconds,
+    FitStop stop) implements Serializable {
 
   public TrainingSummary {
     history = List.copyOf(history);
   }
 
   static TrainingSummary of(TrainingResult result) {
-    return new TrainingSummary(result.history(), result.config(), result.totalSteps(), result.wallSeconds());
+    return new TrainingSummary(result.history(), result.config(), result.totalSteps(), result.wallSeconds(),
+        result.stop());
+  }
+
+  /** Whether early stopping or a stage callback ended training before its last planned stage ({@link #stop}). */
+  public boolean stoppedEarly() {
+    return stop != null;
   }
 
   /** Mean training loss of each stage. */

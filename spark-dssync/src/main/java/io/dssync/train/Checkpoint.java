@@ -17,16 +17,25 @@ import java.util.Map;
  * schedule depends only on (settings, step) and each worker's batches only on (seed, rank, step),
  * so resuming at {@code step} continues exactly where the run was.
  *
- * <p>Byte format (version 1), all big-endian: magic {@code DSSYNC-CKPT}, version, step, stages
+ * <p>Byte format (version 2), all big-endian: magic {@code DSSYNC-CKPT}, version, step, stages
  * done, total steps, run id, seed, optimizer steps, the settings as (name, value) text pairs, the
- * state and the optimizer state as length-prefixed float arrays, then a SHA-256 of all bytes
- * before it. A file whose digest does not match is corrupt or partial and is never loaded.
+ * state and the optimizer state as length-prefixed float arrays, the fit's progress ({@link FitProgress}: early
+ * stopping's best score, stage, evaluations since and best model, the learning rate a callback set), then a SHA-256
+ * of all bytes before it. A file whose digest does not match is corrupt or partial and is never loaded. Version 1
+ * files (no fit progress) still load, as a fit that has decided nothing yet.
  */
 public record Checkpoint(long step, int stagesDone, long totalSteps, String runId, long seed,
-    Map<String, String> settings, float[] state, float[] optimizerState, long optimizerSteps) {
+    Map<String, String> settings, float[] state, float[] optimizerState, long optimizerSteps, FitProgress fit) {
   static final String MAGIC = "DSSYNC-CKPT";
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
   private static final int DIGEST_BYTES = 32;
+
+  /** A checkpoint of a fit without early stopping or callback decisions. */
+  public Checkpoint(long step, int stagesDone, long totalSteps, String runId, long seed, Map<String, String> settings,
+      float[] state, float[] optimizerState, long optimizerSteps) {
+    this(step, stagesDone, totalSteps, runId, seed, settings, state, optimizerState, optimizerSteps,
+        FitProgress.NONE);
+  }
 
   /** The training state as the driver broadcasts it to start the next stage. */
   ConsensusState toConsensusState() {
@@ -52,6 +61,7 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
       }
       FloatArrays.write(out, state);
       FloatArrays.write(out, optimizerState);
+      fit.write(out);
       out.flush();
       byte[] digest = sha256(bytes.toByteArray(), bytes.size());
       out.write(digest);
@@ -77,8 +87,8 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
       throw new IOException("not a dssync checkpoint");
     }
     int version = in.readInt();
-    if (version != FORMAT_VERSION) {
-      throw new IOException("format version " + version + ", this build reads " + FORMAT_VERSION);
+    if (version < 1 || version > FORMAT_VERSION) {
+      throw new IOException("format version " + version + ", this build reads 1 to " + FORMAT_VERSION);
     }
     long step = in.readLong();
     int stagesDone = in.readInt();
@@ -93,7 +103,8 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
     }
     float[] state = FloatArrays.read(in, in.available() / Float.BYTES);
     float[] optimizer = FloatArrays.read(in, in.available() / Float.BYTES);
-    return new Checkpoint(step, stagesDone, totalSteps, runId, seed, settings, state, optimizer, optimizerSteps);
+    FitProgress fit = version >= 2 ? FitProgress.read(in, in.available() / Float.BYTES) : FitProgress.NONE;
+    return new Checkpoint(step, stagesDone, totalSteps, runId, seed, settings, state, optimizer, optimizerSteps, fit);
   }
 
   private static byte[] sha256(byte[] bytes, int length) {

@@ -66,6 +66,7 @@ public final class DsSyncTrainer {
   private final SparkSession spark;
   private final TrainerConfig config;
   private ProgressListener progress = ProgressListener.printing();
+  private final List<StageCallback> callbacks = new ArrayList<>();
   /** The auto schedule's state during a fit with --schedule auto, else null. */
   private AutoSchedule auto;
   private final List<Integer> startFetches = new ArrayList<>();
@@ -90,6 +91,12 @@ public final class DsSyncTrainer {
 
   public DsSyncTrainer withProgress(ProgressListener listener) {
     this.progress = listener;
+    return this;
+  }
+
+  /** Adds a callback run on the driver after every stage, in the order added; see {@link StageCallback}. */
+  public DsSyncTrainer withCallback(StageCallback callback) {
+    callbacks.add(java.util.Objects.requireNonNull(callback, "callback"));
     return this;
   }
 
@@ -134,6 +141,18 @@ public final class DsSyncTrainer {
       executorEnv.put(e._1(), e._2());
     }
     allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+    EarlyStopping early = EarlyStopping.of(config);
+    if (early.enabled() && data.test() == null && data.holdOut() == null) {
+      throw Errors.invalidFlag(TrainerConfig.EARLY_STOP_PATIENCE.name(), early.patience(),
+          "early stopping watches validation data and this fit has none",
+          "Pass --test-data, --validation-fraction or --validation-col (Spark ML: setValidationFraction or"
+              + " setValidationIndicatorCol), or set it to 0.");
+    }
+    if (early.enabled() && config.get(TrainerConfig.SWA_START) > 0) {
+      throw Errors.invalidFlag(TrainerConfig.SWA_START.name(), config.get(TrainerConfig.SWA_START),
+          "SWA makes the result the mean of the late stages' models and early stopping the best stage's; one fit"
+              + " cannot return both", "Set either --swa-start or --early-stop-patience to 0.");
+    }
     ModelSpec spec = ModelFiles.spec(config, data, ModelFiles.source(config, sc.hadoopConfiguration()));
     Labels labels = spec.lossKind().classLabels() ? Labels.classes(data.numClasses())
         : Labels.values(data.labelWidth());
@@ -201,7 +220,9 @@ public final class DsSyncTrainer {
     int evalThreads = EvaluationThreads.of(sc.master(), sc.getConf().get("spark.submit.deployMode", "client"),
         sc.getConf().contains("spark.driver.cores") ? sc.getConf().get("spark.driver.cores") : null,
         Runtime.getRuntime().availableProcessors());
-    LearningRateSchedule lr = config.learningRateSchedule(totalSteps);
+    SwaAverage swa = SwaAverage.of(config.get(TrainerConfig.SWA_START), totalSteps, k);
+    LearningRates lr = new LearningRates(config.learningRateSchedule(totalSteps), swa.startStep(),
+        config.get(TrainerConfig.SWA_LEARNING_RATE), Double.NaN);
     CheckpointStore store = checkpointStore(sc);
 
     List<StageMetrics> history = new ArrayList<>();
@@ -220,16 +241,21 @@ public final class DsSyncTrainer {
         consensus = resumed.toConsensusState();
         firstStage = resumed.stagesDone();
         resumedAtStep = resumed.step();
+        early.restore(resumed.fit().earlyStop());
+        lr.set(resumed.fit().learningRateOverride());
+        swa.restore(resumed.fit().swaMean(), resumed.fit().swaCount());
       }
       Run run = new Run(jsc, pool, runId, spec, shipped.spec(), lr, batch, totalSteps, new ArrayList<>(),
           skippedRecords, resumedAtStep, ranksCheckMemory);
-      for (int stage = firstStage; stage < stages; stage++) {
+      FitStop stop = early.outOfPatience()
+          ? new FitStop(firstStage - 1, early.progress().bestStage(), early.reasonOnResume()) : null;
+      for (int stage = firstStage; stage < stages && stop == null; stage++) {
         long first = (long) stage * k;
         long end = Math.min(totalSteps, first + k);
         if (Thread.currentThread().isInterrupted()) {
           // Interrupted while the driver evaluated or checkpointed: no further stage starts.
           throw Errors.interrupted("before stage " + (stage + 1), first - 1)
-              .withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
+              .withPartialResult(run.result(consensus, history, config.describe(), Double.NaN, null));
         }
         pool.fitToSlots(first);
         long t0 = System.nanoTime();
@@ -246,6 +272,7 @@ public final class DsSyncTrainer {
         List<WorkerResult> results = done.results();
         consensus = ConsensusPart.assemble(results.stream().map(WorkerResult::consensus).toList());
         consensusFrom = done.work().runId();
+        swa.add(end, consensus.state());
         int fetched = (int) results.stream().filter(WorkerResult::fetchedStart).count();
         startFetches.add(fetched);
         LOG.debug("dssync stage {}: {} of {} workers fetched the start state from the driver", stage + 1, fetched,
@@ -256,18 +283,50 @@ public final class DsSyncTrainer {
         StageMetrics metrics = StageSummaries.summarize(done.work(), results, seconds,
             (double) end / stepsPerEpoch, (long) results.size() * batch, eval);
         history.add(metrics);
-        if (store != null && ((stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1)) {
-          store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED),
-              settingsText(), consensus.state(), consensus.optimizerState(), consensus.optimizerSteps()),
-              config.get(TrainerConfig.CHECKPOINT_KEEP));
+        final int finished = stage;
+        stop = early.observe(metrics, consensus.state())
+            .map(why -> new FitStop(finished, early.progress().bestStage(), why)).orElse(null);
+        boolean checkpointDue = (stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1;
+        if (store != null && (checkpointDue || stop != null)) {
+          writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr, swa);
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
-        if (done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(),
+        if (stop == null && !callbacks.isEmpty()) {
+          FitControl control = new FitControl(stage, stages, lr.at(end));
+          runCallbacks(metrics, control, run.result(consensus, history, config.describe(), Double.NaN, null));
+          if (!Double.isNaN(control.learningRateSet())) {
+            lr.set(control.learningRateSet());
+          }
+          stop = control.stopReason().map(why -> new FitStop(finished, finished, why)).orElse(null);
+          if (stop != null && store != null && !checkpointDue) {
+            writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr, swa);
+          }
+        }
+        if (stop == null && done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(),
             (long) consensus.state().length * Float.BYTES, seconds, trainedSeconds + seconds, end)) {
           pool.replan();
         }
       }
-      return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9);
+      if (stop != null) {
+        LOG.warn("dssync {}", stop.describe());
+      }
+      int consensusStage = firstStage - 1 + history.size();
+      boolean bestIsEarlier = early.progress().any() && early.progress().bestStage() < consensusStage
+          && (stop == null || stop.modelStage() == early.progress().bestStage());
+      if (bestIsEarlier) {
+        if (stop == null) {
+          LOG.warn("dssync early stopping: the model is the consensus of stage {}, the best evaluated",
+              early.progress().bestStage() + 1);
+        }
+        consensus = new ConsensusState(early.progress().bestModel(), consensus.optimizerState(),
+            consensus.optimizerSteps());
+      }
+      if (swa.count() > 0) {
+        long consensusStep = Math.min(totalSteps, (long) (consensusStage + 1) * k);
+        consensus = swaModel(run, swa, consensus, consensusStep, stages, history, driverReplica, test, evalThreads,
+            stepsPerEpoch);
+      }
+      return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9, stop);
     } finally {
       sc.setJobDescription(null);
       // In local mode this JVM ran the tasks and keeps their replicas between stages; the fit is over.
@@ -302,19 +361,59 @@ public final class DsSyncTrainer {
    * retries it collects.
    */
   private record Run(JavaSparkContext jsc, WorkerPool pool, String runId, ModelSpec spec, ModelSpec shippedSpec,
-      LearningRateSchedule lr, int batch, long totalSteps, List<StageRetry> retries, long skippedRecords,
+      LearningRates lr, int batch, long totalSteps, List<StageRetry> retries, long skippedRecords,
       long resumedAtStep, StepFootprint ranksCheckMemory) {
-    TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds) {
+    TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds,
+        FitStop stop) {
       return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
-          wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep);
+          wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep, stop);
     }
   }
 
   /** The work of one stage attempt and what its workers returned. */
   private record StageAttempt(StageWork work, List<WorkerResult> results) {}
 
+  /**
+   * The SWA result: the mean of the averaged stages' models; for a model with buffers (BatchNorm's running
+   * statistics), one more stage from that mean at learning rate 0, which leaves the parameters exactly as they are
+   * and recomputes the statistics on the training data, averaged over the workers. The model is then evaluated and
+   * the evaluation added to {@code history} as stage {@code stages} (counted from 0).
+   */
+  private ConsensusState swaModel(Run run, SwaAverage swa, ConsensusState last, long step,
+      int stages, List<StageMetrics> history, ModelReplica replica, LabeledArrays test, int evalThreads,
+      long stepsPerEpoch) {
+    LOG.warn("dssync SWA: the model is the mean of the consensus of the last {} stages", swa.count());
+    ConsensusState mean = new ConsensusState(swa.mean(), last.optimizerState(), last.optimizerSteps());
+    boolean hasBuffers = replica.stateSize() > replica.trainableSize();
+    long end = step + (hasBuffers ? Math.max(1, Math.min(config.get(TrainerConfig.STEPS_PER_STAGE), stepsPerEpoch))
+        : 0);
+    long t0 = System.nanoTime();
+    StageAttempt done = hasBuffers
+        ? runWithRetries(run, stages, step, end, mean, null, history, false, 0, true) : null;
+    ConsensusState model = done == null ? mean
+        : ConsensusPart.assemble(done.results().stream().map(WorkerResult::consensus).toList());
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    Evaluation eval = test == null ? null : evaluate(replica, model, test, evalThreads);
+    StageMetrics metrics = done != null
+        ? StageSummaries.summarize(done.work(), done.results(), seconds, (double) step / stepsPerEpoch,
+            (long) done.results().size() * run.batch(), eval)
+        : StageSummaries.evaluationOnly(stages, step, (double) step / stepsPerEpoch, eval,
+            run.spec().lossKind().metricName());
+    history.add(metrics);
+    progress.onStage(metrics, done == null ? List.of() : StageSummaries.steps(done.work(), done.results()),
+        stages + 1, end);
+    return model;
+  }
+
   private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
       String consensusFrom, List<StageMetrics> history, boolean probe, double probeBudgetMs) {
+    return runWithRetries(run, stage, first, end, consensus, consensusFrom, history, probe, probeBudgetMs, false);
+  }
+
+  /** With {@code refreshStatistics}: a stage at learning rate 0 and plain averages (SWA's BatchNorm pass). */
+  private StageAttempt runWithRetries(Run run, int stage, long first, long end, ConsensusState consensus,
+      String consensusFrom, List<StageMetrics> history, boolean probe, double probeBudgetMs,
+      boolean refreshStatistics) {
     int maxAttempts = config.get(TrainerConfig.MAX_STAGE_ATTEMPTS);
     long syncTimeout = config.get(TrainerConfig.SYNC_TIMEOUT_MS);
     for (int attempt = 1; ; attempt++) {
@@ -326,11 +425,13 @@ public final class DsSyncTrainer {
       boolean probes = probe || firstPlan != null;
       double budgetMs = probe ? probeBudgetMs : probes ? auto.firstProbeBudgetMs(size) : 0;
       StageWork work = new StageWork(attemptRunId, stage, first, end, run.pool().plan(), run.shippedSpec(),
-          config.optimizerSpec(), run.lr(), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
+          config.optimizerSpec(), refreshStatistics ? LearningRateSchedule.constant(0, end)
+          : run.lr().forStage(first), run.batch(), config.get(TrainerConfig.SEED), syncTimeout, probes,
           budgetMs, probes ? auto.probeStartFloats(size) : null, probes ? auto.probeScope(size) : null,
           firstPlan, config.get(TrainerConfig.STEPS_PER_STAGE), config.allReduceAlgorithm(),
           config.crossRackPrecision(), config.rackLayout(),
-          attempt == 1 && history.isEmpty() ? run.ranksCheckMemory() : null);
+          attempt == 1 && history.isEmpty() ? run.ranksCheckMemory() : null,
+          refreshStatistics ? OuterOptimizer.NONE : config.outerOptimizer());
       TestFault fault = TestFault.forStage(spark.conf(), first, end, attempt, syncTimeout);
       try {
         return new StageAttempt(work, runStage(run, work, fault, consensus, consensusFrom, history));
@@ -385,7 +486,7 @@ public final class DsSyncTrainer {
           ? Errors.interrupted(String.format("during stage %d (steps %d-%d), whose Spark job was cancelled",
               work.stage() + 1, work.firstStep(), work.endStep() - 1), work.firstStep() - 1)
           : Errors.fromTaskFailure(failure);
-      throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN));
+      throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN, null));
     } finally {
       // destroy() asks the block manager synchronously: under an interrupt it would throw and hide
       // the stage's own outcome, so it runs with the flag cleared and the flag is set again after.
@@ -579,6 +680,25 @@ public final class DsSyncTrainer {
     }
   }
 
+  private void writeCheckpoint(CheckpointStore store, long end, int stage, long totalSteps, String runId,
+      ConsensusState consensus, EarlyStopping early, LearningRates lr, SwaAverage swa) {
+    store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED), settingsText(),
+        consensus.state(), consensus.optimizerState(), consensus.optimizerSteps(),
+        new FitProgress(early.progress(), lr.setByCallback(), swa.mean(), swa.count())),
+        config.get(TrainerConfig.CHECKPOINT_KEEP));
+  }
+
+  /** Runs the callbacks in order; one that throws ends the fit, keeping {@code partial} and the checkpoints. */
+  private void runCallbacks(StageMetrics metrics, FitControl control, TrainingResult partial) {
+    for (StageCallback callback : callbacks) {
+      try {
+        callback.afterStage(metrics, control);
+      } catch (RuntimeException e) {
+        throw Errors.callbackFailed(callback.getClass().getName(), metrics.stage() + 1, e).withPartialResult(partial);
+      }
+    }
+  }
+
   /** The newest verified checkpoint under --resume, checked against this run; null to start fresh. */
   private Checkpoint resume(long totalSteps, ConsensusState fresh) {
     String dir = config.get(TrainerConfig.RESUME);
@@ -617,7 +737,8 @@ public final class DsSyncTrainer {
   private ConsensusState initialState(ModelReplica replica) {
     float[] state = new float[replica.stateSize()];
     replica.readState(state);
-    return new ConsensusState(state, new float[replica.optimizerStateSize()], 0);
+    int outerState = config.outerOptimizer().stateSize(replica.trainableSize());
+    return new ConsensusState(state, new float[replica.optimizerStateSize() + outerState], 0);
   }
 
   /** The held-out examples, unless the hold-out caught none of them (nothing to validate on). */

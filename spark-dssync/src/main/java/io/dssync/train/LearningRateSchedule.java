@@ -15,6 +15,11 @@ record LearningRateSchedule(String kind, double peak, int warmupSteps, long tota
     this(kind, peak, warmupSteps, totalSteps, StepDecay.DEFAULT, OneCycle.DEFAULT);
   }
 
+  /** One rate for every step. */
+  static LearningRateSchedule constant(double rate, long totalSteps) {
+    return new LearningRateSchedule("constant", rate, 0, totalSteps);
+  }
+
   public float at(long step) {
     if (kind.equals("onecycle")) {
       return (float) oneCycle.at(peak, step, totalSteps);

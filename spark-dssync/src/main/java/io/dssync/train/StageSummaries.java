@@ -31,6 +31,13 @@ final class StageSummaries {
   }
 
   /** The stage's summary: means over its per-step records, consensus distance over workers. */
+  /** An evaluation of a model no stage trained (SWA's mean of a model without buffers) at step {@code step}. */
+  static StageMetrics evaluationOnly(int stage, long step, double epoch, Evaluation eval, String metricName) {
+    return new StageMetrics(stage, step, step, epoch, 0, 0, Double.NaN,
+        eval == null ? Double.NaN : eval.loss(), eval == null ? Double.NaN : eval.accuracy(), 0, 0, 0, 0, 0, 0,
+        eval == null ? metricName : eval.metricName(), eval == null ? Double.NaN : eval.metric(), Double.NaN);
+  }
+
   static StageMetrics summarize(StageWork work, List<WorkerResult> results, double seconds, double epoch,
       long samplesPerStep, Evaluation eval) {
     List<StepMetrics> steps = steps(work, results);

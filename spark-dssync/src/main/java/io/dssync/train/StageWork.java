@@ -24,7 +24,8 @@ import java.io.Serializable;
  * averages run {@code allReduce}, with {@code crossRack} on every average across the racks of
  * {@code racks} (the schedule's own racks where it has them). With a {@code memoryCheck} (the fit's
  * first stage, where the driver cannot see the hosts) each rank first checks that the steps of
- * its host's ranks fit in that host's memory ({@link StepMemoryCheck}).
+ * its host's ranks fit in that host's memory ({@link StepMemoryCheck}). Where all ranks average (the stage end,
+ * and the steps whose group is everyone), {@code outer} moves the consensus ({@link OuterOptimizer}).
  */
 record StageWork(
     String runId,
@@ -47,14 +48,15 @@ record StageWork(
     AllReduceAlgorithm allReduce,
     CrossRackPrecision crossRack,
     RackLayout racks,
-    StepFootprint memoryCheck)
+    StepFootprint memoryCheck,
+    OuterOptimizer outer)
     implements Serializable {
   /** A stage that does not probe the links. */
   public StageWork(String runId, int stage, long firstStep, long endStep, SchedulePlan schedule, ModelSpec model,
       OptimizerSpec optimizer, LearningRateSchedule learningRate, int batchSize, long seed, long syncTimeoutMs) {
     this(runId, stage, firstStep, endStep, schedule, model, optimizer, learningRate, batchSize, seed, syncTimeoutMs,
         false, 0, null, null, null, (int) (endStep - firstStep), AllReduceAlgorithm.AUTO,
-        CrossRackPrecision.FP32, RackLayout.byHost(), null);
+        CrossRackPrecision.FP32, RackLayout.byHost(), null, OuterOptimizer.NONE);
   }
 
   public int steps() {

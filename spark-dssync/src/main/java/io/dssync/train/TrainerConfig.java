@@ -43,6 +43,18 @@ public final class TrainerConfig implements Serializable {
   public static final Setting<Integer> GLOBAL_AVERAGE_PERIOD = Setting.intAtLeast("globalAveragePeriod", 0, 0,
       "Average over all N workers every H steps (0 = only at the end of each stage).")
       .in(Group.SYNCHRONISATION);
+  public static final Setting<Double> OUTER_LEARNING_RATE = Setting.positive("outerLearningRate", 1.0,
+      "Outer optimizer at averages of all N workers (DiLoCo): the new consensus is the previous one moved by this"
+          + " rate times the outer step along the replicas' averaged change (1 with --outer-momentum 0 = the plain"
+          + " average; DiLoCo used 0.7 with momentum 0.9).")
+      .in(Group.SYNCHRONISATION);
+  public static final Setting<Double> OUTER_MOMENTUM = Setting.inUnitInterval("outerMomentum", 0.0,
+      "Momentum of the outer optimizer (0 = none).")
+      .in(Group.SYNCHRONISATION);
+  public static final Setting<String> OUTER_OPTIMIZER = Setting.oneOf("outerOptimizer", "nesterov",
+      "Outer step with --outer-momentum: nesterov (as PyTorch's SGD with nesterov=True) or sgd (heavy ball).",
+      "nesterov", "sgd")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<String> RACKS = Setting.name("racks", "",
       "Racks of the topology schedule: executor hosts, ',' between hosts and ';' between racks"
           + " (\"h1,h2;h3,h4\"); empty = one rack per executor host.",
@@ -181,6 +193,26 @@ public final class TrainerConfig implements Serializable {
   public static final Setting<Integer> EVAL_EVERY = Setting.intAtLeast("evalEvery", 1, 1,
       "Evaluate the consensus model on the test split every this many stages (and at the end).")
       .in(Group.TRAINING);
+  public static final Setting<Integer> EARLY_STOP_PATIENCE = Setting.intAtLeast("earlyStopPatience", 0, 0,
+      "Stop when the validation metric has not improved for this many evaluations (0 = off: run every epoch);"
+          + " when on, the result is the best evaluated consensus model. Needs validation data.")
+      .in(Group.TRAINING);
+  public static final Setting<Double> EARLY_STOP_MIN_DELTA = Setting.nonNegative("earlyStopMinDelta", 0.0,
+      "How much an evaluation must beat the best so far to count as an improvement for --early-stop-patience.")
+      .in(Group.TRAINING);
+  public static final Setting<String> EARLY_STOP_METRIC = Setting.oneOf("earlyStopMetric", "metric",
+      "What --early-stop-patience watches: metric (the task's: accuracy, AUC or R2, higher is better; a custom"
+          + " loss, lower) or loss (the validation loss, lower is better).",
+      "metric", "loss")
+      .in(Group.TRAINING);
+  public static final Setting<Double> SWA_START = Setting.inUnitInterval("swaStart", 0.0,
+      "Stochastic weight averaging over workers: from this share of the steps on (rounded up to a stage boundary),"
+          + " the result is the mean of every later stage's consensus model, with BatchNorm statistics recomputed by"
+          + " one stage at learning rate 0 (0 = off).")
+      .in(Group.TRAINING);
+  public static final Setting<Double> SWA_LEARNING_RATE = Setting.nonNegative("swaLearningRate", 0.0,
+      "Constant learning rate of the steps after --swa-start (0 = keep the schedule's rates).")
+      .in(Group.TRAINING);
   public static final Setting<String> CHECKPOINT_DIR = Setting.text("checkpointDir", "",
       "Directory (any Hadoop file system: file://, hdfs://) for checkpoints; empty = none, or the --resume path.")
       .in(Group.FAULT_TOLERANCE);
@@ -203,14 +235,16 @@ public final class TrainerConfig implements Serializable {
 
   /** All settings in documentation order. */
   public static final List<Setting<?>> ALL = List.of(
-      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
+      WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, OUTER_LEARNING_RATE, OUTER_MOMENTUM,
+      OUTER_OPTIMIZER, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
       WARMUP_STEPS, LR_DECAY_FACTOR, LR_MILESTONES, LR_DECAY_EVERY, ONECYCLE_PCT_START, ONECYCLE_DIV_FACTOR,
       ONECYCLE_FINAL_DIV_FACTOR, CLIP_NORM,
       SEED, MODEL, MODEL_FILE, MODEL_INIT, MODEL_FACTORY, LOSS, THREADS_PER_WORKER, SYNC_TIMEOUT_MS,
       ALL_REDUCE, CROSS_RACK_PRECISION,
-      SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY,
+      SLOT_WAIT_MS, MIN_WORKERS, EVAL_EVERY, EARLY_STOP_PATIENCE, EARLY_STOP_MIN_DELTA, EARLY_STOP_METRIC,
+      SWA_START, SWA_LEARNING_RATE,
       CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_KEEP, RESUME, MAX_STAGE_ATTEMPTS, BAD_RECORDS);
 
   private final Map<String, Object> values;
@@ -369,6 +403,10 @@ public final class TrainerConfig implements Serializable {
       default -> OptimizerSpec.sgd(get(MOMENTUM), decay);
     };
     return spec.withClipNorm(get(CLIP_NORM));
+  }
+
+  OuterOptimizer outerOptimizer() {
+    return new OuterOptimizer(get(OUTER_LEARNING_RATE), get(OUTER_MOMENTUM), "nesterov".equals(get(OUTER_OPTIMIZER)));
   }
 
   public LearningRateSchedule learningRateSchedule(long totalSteps) {

@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * The outcome of {@link DsSyncTrainer#fit}: the consensus model, the per-stage history, and what
  * happened on the way: the stage attempts that were retried (in order; empty when nothing
- * failed), the input rows dropped under {@code --bad-records skip}, and the step the run resumed
- * at from a checkpoint (-1 when it started fresh).
+ * failed), the input rows dropped under {@code --bad-records skip}, the step the run resumed
+ * at from a checkpoint (-1 when it started fresh), and why it stopped before its last planned stage
+ * (null when it ran them all).
  */
 public record TrainingResult(
     TrainedModel model,
@@ -18,8 +19,14 @@ public record TrainingResult(
     double wallSeconds,
     List<StageRetry> retries,
     long skippedRecords,
-    long resumedAtStep)
+    long resumedAtStep,
+    FitStop stop)
     implements Serializable {
+
+  /** Whether early stopping or a callback ended the fit before its last planned stage. */
+  public boolean stoppedEarly() {
+    return stop != null;
+  }
 
   public StageMetrics last() {
     return history.get(history.size() - 1);

@@ -77,6 +77,8 @@ class EngineInvariantsTest {
   static Path dir;
   /** The model the ranks train: the built-in CNN, or a TorchScript file in the tests that say so. */
   private ModelSpec model;
+  /** The outer optimizer the engine's ranks run; the plain average unless a test sets one. */
+  private OuterOptimizer outer = OuterOptimizer.NONE;
 
   @BeforeAll
   static void load() {
@@ -110,6 +112,34 @@ class EngineInvariantsTest {
     assertArrayEquals(reference, engine);
     // and it differs from synchronous training, so the comparison can tell them apart
     assertFalse(Arrays.equals(referenceRun(N, SGD, true), engine));
+  }
+
+  @Test
+  void anOuterStepOfRateOneWithoutMomentumIsThePlainAverageBitForBit() throws Exception {
+    outer = new OuterOptimizer(1.0, 0.0, true);
+    assertArrayEquals(referenceRun(N, SGD, true), runEngine(ScheduleKind.FULL, N, 0, SGD));
+    assertArrayEquals(referenceRun(N, SGD, false), runEngine(ScheduleKind.LOCAL, 1, 0, SGD));
+  }
+
+  @Test
+  void theOuterStepAtTheStageEndMovesTheStartAlongTheReplicasAveragedChange() throws Exception {
+    outer = new OuterOptimizer(0.7, 0.9, true);
+    List<WorkerResult> results = trainRanks(N, Schedules.create(new ScheduleSpec(ScheduleKind.LOCAL, N, 1, 1, 0,
+        SEED)), SGD);
+    ConsensusState engine = ConsensusPart.assemble(results.stream().map(WorkerResult::consensus).toList());
+    float[][] expected = referenceOuterRun(N, SGD, false);
+    assertArrayEquals(expected[0], engine.state(), "anchor - 0.7 * (g + 0.9 * g), g = anchor - mean");
+    float[] buffer = Arrays.copyOfRange(engine.optimizerState(), engine.optimizerState().length - expected[1].length,
+        engine.optimizerState().length);
+    assertArrayEquals(expected[1], buffer, "the momentum buffer travels after the replicas' optimizer state");
+    assertFalse(Arrays.equals(referenceRun(N, SGD, false), engine.state()), "and it is not the plain average");
+  }
+
+  @Test
+  void everyAverageOfAllRanksInsideTheStageTakesTheOuterStepWithTheBufferCarriedOn() throws Exception {
+    outer = new OuterOptimizer(0.7, 0.9, false);
+    float[] engine = runEngine(ScheduleKind.FULL, N, 0, SGD);
+    assertArrayEquals(referenceOuterRun(N, SGD, true)[0], engine);
   }
 
   @Test
@@ -374,12 +404,12 @@ class EngineInvariantsTest {
       CrossRackPrecision crossRack, int[] layoutRacks) throws Exception {
     LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
     StageWork work = new StageWork("test", 0, 0, STEPS, schedule, model, opt, lr, BATCH, SEED, 30_000, false, 0,
-        null, null, null, STEPS, AllReduceAlgorithm.AUTO, crossRack, RackLayout.byHost(), null);
+        null, null, null, STEPS, AllReduceAlgorithm.AUTO, crossRack, RackLayout.byHost(), null, outer);
     ConsensusState start;
     try (ModelReplica init = Replicas.create(model, opt, 1)) {
       float[] s = new float[init.stateSize()];
       init.readState(s);
-      start = new ConsensusState(s, new float[init.optimizerStateSize()], 0);
+      start = new ConsensusState(s, new float[init.optimizerStateSize() + outer.stateSize(init.trainableSize())], 0);
     }
     List<InMemoryTransport> transports = InMemoryTransport.create(n);
     List<LabeledArrays> shards = shards(n);
@@ -437,6 +467,49 @@ class EngineInvariantsTest {
         }
       }
       return n == 1 ? part.apply(replicas.get(0)) : mean(replicas, part);
+    } finally {
+      replicas.forEach(ModelReplica::close);
+    }
+  }
+
+  /**
+   * The outer optimizer without the engine: N replicas step on their shards; after every step ({@code everyStep})
+   * or only after the last, the plain mean is moved from the last such consensus by {@link #outer}'s rule, written
+   * out here, and every replica continues from it. Returns the final consensus and the momentum buffer.
+   */
+  private float[][] referenceOuterRun(int n, OptimizerSpec opt, boolean everyStep) {
+    List<LabeledArrays> shards = shards(n);
+    LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
+    List<ModelReplica> replicas = new ArrayList<>();
+    try {
+      List<ShardBatcher> batchers = new ArrayList<>();
+      for (int r = 0; r < n; r++) {
+        replicas.add(Replicas.create(model, opt, 1));
+        batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
+      }
+      float[] anchor = state(replicas.get(0));
+      float[] buffer = new float[replicas.get(0).trainableSize()];
+      float mu = (float) outer.momentum();
+      float rate = (float) outer.learningRate();
+      float[] features = new float[BATCH * 784];
+      float[] labels = new float[BATCH];
+      for (int step = 0; step < STEPS; step++) {
+        for (int r = 0; r < n; r++) {
+          batchers.get(r).fill(step, features, labels);
+          replicas.get(r).trainStep(features, labels, BATCH, lr.at(step));
+        }
+        if (everyStep || step == STEPS - 1) {
+          float[] next = mean(replicas);
+          for (int i = 0; i < buffer.length; i++) {
+            float g = anchor[i] - next[i];
+            buffer[i] = mu * buffer[i] + g;
+            next[i] = anchor[i] - rate * (outer.nesterov() ? g + mu * buffer[i] : buffer[i]);
+          }
+          anchor = next;
+          replicas.forEach(rep -> rep.writeState(next));
+        }
+      }
+      return new float[][] {anchor, buffer};
     } finally {
       replicas.forEach(ModelReplica::close);
     }

@@ -19,7 +19,8 @@ import java.util.Locale;
  * them with the suffix {@code -direct} or {@code -ring} (full-direct, full-ring) averages its
  * groups of three or more with that {@code --all-reduce}, so the algorithms meet in one run; and
  * any of them with the suffix {@code -fp16} last (topology-g2-c2-fp16) runs with
- * {@code --cross-rack-precision fp16}.
+ * {@code --cross-rack-precision fp16}. Named only (not in "all"): {@code diloco}, local SGD whose global averages
+ * take DiLoCo's outer Nesterov step (outer rate 0.7, momentum 0.9).
  */
 public final class TrainBenchConfigs {
   public static final String FULL = "full";
@@ -30,6 +31,9 @@ public final class TrainBenchConfigs {
       java.util.regex.Pattern.compile("topology-g(\\d+)(?:-c(\\d+))?");
   /** The algorithms a configuration's name may end in (full-ring): "-direct" and "-ring". */
   private static final List<AllReduceAlgorithm> SUFFIXES = List.of(AllReduceAlgorithm.DIRECT, AllReduceAlgorithm.RING);
+  /** DiLoCo's outer learning rate and Nesterov momentum (Douillard et al., 2023). */
+  static final double DILOCO_OUTER_RATE = 0.7;
+  static final double DILOCO_OUTER_MOMENTUM = 0.9;
   /** The suffix of a configuration that sends halves across racks (topology-g2-c2-fp16). */
   private static final String HALVES = "-" + CrossRackPrecision.FP16.label();
 
@@ -41,9 +45,14 @@ public final class TrainBenchConfigs {
    * --all-reduce; {@code crossRack} null = the run's --cross-rack-precision).
    */
   public record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery, int crossRackPeriod,
-      AllReduceAlgorithm allReduce, CrossRackPrecision crossRack) {
+      AllReduceAlgorithm allReduce, CrossRackPrecision crossRack, boolean outerStep) {
     Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery) {
-      this(name, schedule, groupSize, globalEvery, 0, null, null);
+      this(name, schedule, groupSize, globalEvery, 0, null, null, false);
+    }
+
+    Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery, int crossRackPeriod,
+        AllReduceAlgorithm allReduce, CrossRackPrecision crossRack) {
+      this(name, schedule, groupSize, globalEvery, crossRackPeriod, allReduce, crossRack, false);
     }
 
     /** DS-Sync proper (shuffled groups, no periodic global average): what the target is about. */
@@ -61,6 +70,10 @@ public final class TrainBenchConfigs {
       }
       if (crossRack != null) {
         base.set(TrainerConfig.CROSS_RACK_PRECISION, crossRack.label());
+      }
+      if (outerStep) {
+        base.set(TrainerConfig.OUTER_LEARNING_RATE, DILOCO_OUTER_RATE).set(TrainerConfig.OUTER_MOMENTUM,
+            DILOCO_OUTER_MOMENTUM);
       }
       return base.set(TrainerConfig.SCHEDULE, schedule.cliName())
           .set(TrainerConfig.GROUP_SIZE, groupSize)
@@ -99,6 +112,7 @@ public final class TrainBenchConfigs {
       case "butterfly-g2" -> new Sync(name, ScheduleKind.BUTTERFLY, 2, 0);
       case "butterfly-g4" -> new Sync(name, ScheduleKind.BUTTERFLY, 4, 0);
       case "local-sgd" -> new Sync(name, ScheduleKind.LOCAL, 1, h);
+      case "diloco" -> new Sync(name, ScheduleKind.LOCAL, 1, h, 0, null, null, true);
       case "group-avg-g2" -> new Sync(name, ScheduleKind.RANDOM, 2, h);
       case "auto" -> new Sync(name, ScheduleKind.AUTO, 2, 0);
       default -> {

@@ -31,6 +31,12 @@ class TrainBenchFlagsTest {
     TrainerConfig local = TrainBenchConfigs.named("local-sgd", 4, 7).config(plan.base().get());
     assertEquals(1, local.groupSize());
     assertEquals(7, local.get(TrainerConfig.GLOBAL_AVERAGE_PERIOD));
+    assertEquals(1.0, local.get(TrainerConfig.OUTER_LEARNING_RATE), "plain averages");
+    TrainerConfig diloco = TrainBenchConfigs.named("diloco", 4, 7).config(plan.base().get());
+    assertEquals(1, diloco.groupSize());
+    assertEquals(7, diloco.get(TrainerConfig.GLOBAL_AVERAGE_PERIOD));
+    assertEquals(0.7, diloco.get(TrainerConfig.OUTER_LEARNING_RATE));
+    assertEquals(0.9, diloco.get(TrainerConfig.OUTER_MOMENTUM));
     assertEquals("throttled", plan.network());
     assertEquals(TrainBench.DEFAULT_TARGET, plan.target());
   }
