@@ -44,9 +44,18 @@ public final class DsSyncKryoRegistrator implements KryoRegistrator {
       float[].class, int[].class, long[].class, double[].class, byte[].class, String[].class, Integer[].class,
       Long[].class);
 
+  /**
+   * Spark's own classes that Spark leaves unregistered but ships in task results: reading a Parquet
+   * table with an ML vector column runs a schema job whose results are StructTypes holding the
+   * vector's user-defined type (likewise for matrices).
+   */
+  static final List<Class<?>> SPARK_TYPES = List.of(
+      org.apache.spark.ml.linalg.VectorUDT.class, org.apache.spark.ml.linalg.MatrixUDT.class);
+
   @Override
   public void registerClasses(Kryo kryo) {
     ARRAYS.forEach(kryo::register);
+    SPARK_TYPES.forEach(kryo::register);
     kryo.register(LossKind.class);
     for (Class<? extends Record> type : RECORDS) {
       kryo.register(type, recordSerializer(type));
