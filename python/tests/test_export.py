@@ -21,7 +21,7 @@ sys.path.insert(0, PYTHON_DIR)
 
 import dssync_export  # noqa: E402
 from dssync_export import ExportError, export  # noqa: E402
-from examples import diabetes_to_files, predict, train_reference  # noqa: E402
+from examples import compare_with_spark, diabetes_to_files, predict, train_reference  # noqa: E402
 from examples.dsdata import read_table, write_table  # noqa: E402
 from examples.regression_mlp import RegressionMlp  # noqa: E402
 from examples.residual_cnn import ResidualCnn  # noqa: E402
@@ -417,6 +417,35 @@ class ExampleScriptsTest(unittest.TestCase):
             mse = float(((predictions - read_table(os.path.join(tmp, "diabetes-test.bin"))[1])
                          ** 2).mean())
             self.assertAlmostEqual(mse, metrics["test"]["loss"], places=4)
+
+    def test_compare_with_spark_counts_agreement(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            torch.manual_seed(3)
+            model = os.path.join(tmp, "net.pt")
+            export(RegressionMlp(inputs=4, hidden=8, outputs=3), model, (4,), 3)
+            x = torch.randn(5, 4)
+            with torch.no_grad():
+                logits = torch.jit.load(model)(x)
+            prob = torch.softmax(logits, dim=1)
+            pred = logits.argmax(dim=1).tolist()
+            pred[0] = (pred[0] + 1) % 3  # one row on which "Spark" disagrees
+            scored = os.path.join(tmp, "scored")
+            os.makedirs(scored)
+            # Spark's JSON writer: part files, one object per line; rows split over two parts.
+            for part, rows in (("part-00000-a.json", range(0, 2)), ("part-00001-a.json", range(2, 5))):
+                with open(os.path.join(scored, part), "w") as f:
+                    for i in rows:
+                        f.write(json.dumps({"features": x[i].tolist(), "label": float(pred[i]),
+                                            "prediction": float(pred[i]),
+                                            "probability": prob[i].tolist()}) + "\n")
+            args = ["--model", model, "--predictions", scored]
+            result = json.loads(self.run_main(compare_with_spark.main, *args, "--min-agreement", "0.8"))
+            self.assertEqual((result["rows"], result["agree"]), (5, 4))
+            self.assertAlmostEqual(result["torch_accuracy"], 0.8, places=6)
+            self.assertEqual(result["spark_accuracy"], 1.0)
+            self.assertLess(result["max_probability_diff"], 1e-5)
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(compare_with_spark.main(args + ["--min-agreement", "0.999"]), 1)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,11 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.Labels;
 import io.dssync.data.frame.ShardedData;
+import io.dssync.data.table.TableReader;
 import io.dssync.models.BuiltInModel;
 import io.dssync.models.FactoryModel;
 import io.dssync.models.LossKind;
@@ -44,9 +46,22 @@ public final class DsSyncKryoRegistrator implements KryoRegistrator {
       float[].class, int[].class, long[].class, double[].class, byte[].class, String[].class, Integer[].class,
       Long[].class);
 
+  /**
+   * Spark's own classes that Spark leaves unregistered but ships in task results: reading a Parquet
+   * table with an ML vector column runs a schema job whose results are StructTypes holding the
+   * vector's user-defined type (likewise for matrices).
+   */
+  static final List<Class<?>> SPARK_TYPES = List.of(
+      org.apache.spark.ml.linalg.VectorUDT.class, org.apache.spark.ml.linalg.MatrixUDT.class);
+
   @Override
   public void registerClasses(Kryo kryo) {
     ARRAYS.forEach(kryo::register);
+    SPARK_TYPES.forEach(kryo::register);
+    for (Class<?> type : TableReader.TASK_RESULT_CLASSES) {
+      kryo.register(type, new JavaSerializer());
+      kryo.register(Array.newInstance(type, 0).getClass());
+    }
     kryo.register(LossKind.class);
     for (Class<? extends Record> type : RECORDS) {
       kryo.register(type, recordSerializer(type));

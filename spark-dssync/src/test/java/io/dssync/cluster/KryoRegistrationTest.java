@@ -14,6 +14,8 @@ import java.nio.ByteBuffer;
 import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoSerializer;
 import org.apache.spark.serializer.SerializerInstance;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import scala.reflect.ClassTag$;
 
@@ -59,6 +61,17 @@ class KryoRegistrationTest {
     assertEquals(null, back[1].consensus());
     assertEquals(false, back[0].fetchedStart());
     assertEquals(true, back[1].fetchedStart());
+  }
+
+  @Test
+  void schemasWithVectorColumnsRoundTrip() {
+    // What Parquet's schema job returns for a table with an ML vector column, on any non-local master.
+    StructType schema = new StructType()
+        .add("pixels", new org.apache.spark.ml.linalg.VectorUDT())
+        .add("weights", new org.apache.spark.ml.linalg.MatrixUDT())
+        .add("label", DataTypes.DoubleType);
+    StructType[] back = roundTrip(strictKryo(true), new StructType[] {schema}, StructType[].class);
+    assertEquals(schema, back[0]);
   }
 
   @Test

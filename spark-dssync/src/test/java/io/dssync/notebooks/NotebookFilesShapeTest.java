@@ -27,7 +27,8 @@ class NotebookFilesShapeTest {
   @Test
   void jupyterNotebooksAreNbformat4OnTheJavaKernelWithoutClosures() throws IOException {
     List<Path> files = list(NOTEBOOKS, ".ipynb");
-    assertEquals(3, files.size(), "quick start, strategy comparison, Spark ML pipeline: " + files);
+    assertEquals(4, files.size(), "quick start, strategy comparison, Spark ML pipeline, your table and network: "
+        + files);
     for (Path f : files) {
       JsonNode nb = JSON.readTree(f.toFile());
       assertEquals(4, nb.get("nbformat").asInt(), f.toString());

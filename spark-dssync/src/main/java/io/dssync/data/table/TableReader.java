@@ -3,6 +3,7 @@ package io.dssync.data.table;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -16,6 +17,13 @@ import org.apache.spark.sql.SparkSession;
  * the path, the columns and every row first (see the package documentation for what is accepted).
  */
 public final class TableReader {
+  /**
+   * The classes a table check sends from executors to the driver (one scan per input partition),
+   * for Spark's Kryo registration: plain Serializable classes, since a scan may carry the first
+   * bad row's exception, which Java serialization writes and Kryo's field serializer does not.
+   */
+  public static final List<Class<?>> TASK_RESULT_CLASSES = List.of(PartitionScan.class);
+
   private TableReader() {}
 
   /** Reads and checks {@code source}; the first bad row fails the read ({@link BadRecords#FAIL}). */
