@@ -14,9 +14,21 @@ import java.io.Serializable;
  * because every rank computes it from the same floats: it is averaged nowhere, travels in the consensus after the
  * replicas' optimizer state, and is checkpointed with it. With learning rate 1 and momentum 0 the outer step is the
  * plain average, and the engine skips it, so that setting is today's training bit for bit.
+ *
+ * <p>With {@code inGroups} (the NoLoCo form, arXiv 2506.10911) the rule runs at every group average instead, each
+ * replica from its own anchor (its state after its last group average) with its own buffer: members of a group
+ * then hold different floats. The stage end stays a plain average of everything (model, optimizer state and the
+ * buffers), so every stage starts from one consensus and one buffer. Groups of one average nothing and so leave
+ * replicas untouched.
  */
-record OuterOptimizer(double learningRate, double momentum, boolean nesterov) implements Serializable {
-  static final OuterOptimizer NONE = new OuterOptimizer(1.0, 0.0, true);
+record OuterOptimizer(double learningRate, double momentum, boolean nesterov, boolean inGroups)
+    implements Serializable {
+  static final OuterOptimizer NONE = new OuterOptimizer(1.0, 0.0, true, false);
+
+  /** At averages of all ranks (DiLoCo). */
+  OuterOptimizer(double learningRate, double momentum, boolean nesterov) {
+    this(learningRate, momentum, nesterov, false);
+  }
 
   /** Whether the outer step changes nothing: the consensus is the plain average. */
   boolean plainAverage() {

@@ -55,6 +55,11 @@ public final class TrainerConfig implements Serializable {
       "Outer step with --outer-momentum: nesterov (as PyTorch's SGD with nesterov=True) or sgd (heavy ball).",
       "nesterov", "sgd")
       .in(Group.SYNCHRONISATION);
+  public static final Setting<String> OUTER_AT = Setting.oneOf("outerAt", "global",
+      "Where the outer step runs: global (averages of all N workers, DiLoCo) or groups (every group average, each"
+          + " replica from its own last average with its own momentum, NoLoCo; the stage end stays a plain average).",
+      "global", "groups")
+      .in(Group.SYNCHRONISATION);
   public static final Setting<String> RACKS = Setting.name("racks", "",
       "Racks of the topology schedule: executor hosts, ',' between hosts and ';' between racks"
           + " (\"h1,h2;h3,h4\"); empty = one rack per executor host.",
@@ -236,7 +241,7 @@ public final class TrainerConfig implements Serializable {
   /** All settings in documentation order. */
   public static final List<Setting<?>> ALL = List.of(
       WORKERS, SCHEDULE, GROUP_SIZE, SHUFFLE_PERIOD, GLOBAL_AVERAGE_PERIOD, OUTER_LEARNING_RATE, OUTER_MOMENTUM,
-      OUTER_OPTIMIZER, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
+      OUTER_OPTIMIZER, OUTER_AT, RACKS, CROSS_RACK_PERIOD, REPLAN_EVERY,
       STEPS_PER_STAGE,
       EPOCHS, BATCH_SIZE, OPTIMIZER, LEARNING_RATE, MOMENTUM, WEIGHT_DECAY, LR_SCHEDULE,
       WARMUP_STEPS, LR_DECAY_FACTOR, LR_MILESTONES, LR_DECAY_EVERY, ONECYCLE_PCT_START, ONECYCLE_DIV_FACTOR,
@@ -406,7 +411,8 @@ public final class TrainerConfig implements Serializable {
   }
 
   OuterOptimizer outerOptimizer() {
-    return new OuterOptimizer(get(OUTER_LEARNING_RATE), get(OUTER_MOMENTUM), "nesterov".equals(get(OUTER_OPTIMIZER)));
+    return new OuterOptimizer(get(OUTER_LEARNING_RATE), get(OUTER_MOMENTUM), "nesterov".equals(get(OUTER_OPTIMIZER)),
+        "groups".equals(get(OUTER_AT)));
   }
 
   public LearningRateSchedule learningRateSchedule(long totalSteps) {

@@ -123,7 +123,8 @@ class WorkerTask
     replica.setOptimizerSteps(s.optimizerSteps());
     OuterOptimizer outer = work.outer();
     int trainable = replica.trainableSize();
-    // The consensus at the last average of all ranks, which the outer step starts from (null: plain averages).
+    // Where the outer step starts from: the consensus at the last average of all ranks, or in groups this
+    // replica's state after its last group average (null: plain averages).
     float[] anchor = outer.plainAverage() ? null : s.state().clone();
     float[] outerBuffer = anchor == null ? new float[0]
         : java.util.Arrays.copyOfRange(s.optimizerState(), innerOptimizer, innerOptimizer + trainable);
@@ -169,7 +170,7 @@ class WorkerTask
         replica.readState(state);
         average(allReduce, group, schedule.twoLevelRacksAt(step), state, step, ROUND_STEP, rackOfRank,
             halfReference);
-        if (anchor != null && group.length == schedule.workers()) {
+        if (anchor != null && (outer.inGroups() || group.length == schedule.workers())) {
           outer.step(anchor, state, outerBuffer, trainable);
           System.arraycopy(state, 0, anchor, 0, state.length);
         }
@@ -190,16 +191,21 @@ class WorkerTask
     replica.readOptimizerState(optimizer);
     // Model and optimizer state in one all-reduce: one set of rounds, so each message's latency is
     // paid once per stage instead of twice (measured ~0.45 s per stage end on 100 Mbit/s uplinks).
-    float[] both = concat(state, optimizer);
+    // In groups each replica's outer buffer is its own: the stage end averages it with the rest.
+    float[] both = outer.inGroups() && anchor != null ? concat(concat(state, optimizer), outerBuffer)
+        : concat(state, optimizer);
     // Under halves across racks the reference is the stage's start, model and optimizer state alike.
-    float[] bothReference = halfReference == null ? null : concat(s.state(), replicaOptimizer);
+    float[] bothReference = halfReference == null ? null
+        : both.length == state.length + optimizer.length ? concat(s.state(), replicaOptimizer)
+        : concat(s.state(), s.optimizerState());
     average(allReduce, everyone, schedule.racksForGlobalAverage(), both, lastStep, ROUND_FINAL, rackOfRank,
         bothReference);
-    if (anchor != null) {
+    if (anchor != null && !outer.inGroups()) {
       outer.step(anchor, both, outerBuffer, trainable);
     }
-    // Every rank computed the same buffer from the same floats: it joins the consensus unaveraged.
-    float[] consensus = outerBuffer.length == 0 ? both : concat(both, outerBuffer);
+    // At averages of all ranks every rank computed the same buffer from the same floats: it joins the consensus
+    // unaveraged; in groups it was averaged with the rest.
+    float[] consensus = outerBuffer.length == 0 || outer.inGroups() ? both : concat(both, outerBuffer);
     float stageEndMs = (System.nanoTime() - stageEnd) / 1e6f;
     double distance = distance(state, both);
     // In local mode the tasks run in the driver's JVM, where the broadcast is read without a fetch.

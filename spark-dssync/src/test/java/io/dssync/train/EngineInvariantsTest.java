@@ -143,6 +143,33 @@ class EngineInvariantsTest {
   }
 
   @Test
+  void groupsOfOneWithTheGroupOuterStepLeaveReplicasUntouched() throws Exception {
+    outer = new OuterOptimizer(0.7, 0.9, true, true);
+    assertArrayEquals(referenceRun(N, SGD, false), runEngine(ScheduleKind.LOCAL, 1, 0, SGD));
+  }
+
+  @Test
+  void theGroupOuterStepOfRateOneWithoutMomentumInAGroupOfAllIsSynchronousAveraging() throws Exception {
+    outer = new OuterOptimizer(1.0, 0.0, true, true);
+    assertArrayEquals(referenceRun(N, SGD, true), runEngine(ScheduleKind.FULL, N, 0, SGD));
+  }
+
+  @Test
+  void inGroupsEachReplicaStepsFromItsOwnLastAverageWithItsOwnBuffer() throws Exception {
+    outer = new OuterOptimizer(0.7, 0.9, true, true);
+    GroupSchedule pairs = Schedules.create(new ScheduleSpec(ScheduleKind.RANDOM, N, 2, 1, 0, SEED));
+    List<WorkerResult> results = trainRanks(N, pairs, SGD);
+    ConsensusState engine = ConsensusPart.assemble(results.stream().map(WorkerResult::consensus).toList());
+    float[][] expected = referenceGroupOuterRun(N, SGD, pairs);
+    assertArrayEquals(expected[0], engine.state(), "the stage end averages the replicas NoLoCo left apart");
+    float[] buffers = Arrays.copyOfRange(engine.optimizerState(), engine.optimizerState().length - expected[1].length,
+        engine.optimizerState().length);
+    assertArrayEquals(expected[1], buffers, "and their buffers");
+    assertFalse(Arrays.equals(runEngineOn(N, pairs, SGD, OuterOptimizer.NONE), engine.state()),
+        "the group outer step changes training");
+  }
+
+  @Test
   void oneWorkerEqualsSingleProcessTrainingWithTheSameSeed() throws Exception {
     OptimizerSpec adam = OptimizerSpec.adam(0.0);
     float[] engine = runEngineWith(1, ScheduleKind.FULL, 1, 0, adam);
@@ -378,6 +405,17 @@ class EngineInvariantsTest {
     return consensus(trainRanks(n, schedule, opt));
   }
 
+  private float[] runEngineOn(int n, GroupSchedule schedule, OptimizerSpec opt, OuterOptimizer with)
+      throws Exception {
+    OuterOptimizer kept = outer;
+    outer = with;
+    try {
+      return runEngineOn(n, schedule, opt);
+    } finally {
+      outer = kept;
+    }
+  }
+
   private static float[] consensus(List<WorkerResult> results) {
     return ConsensusPart.assemble(results.stream().map(WorkerResult::consensus).toList()).state();
   }
@@ -510,6 +548,81 @@ class EngineInvariantsTest {
         }
       }
       return new float[][] {anchor, buffer};
+    } finally {
+      replicas.forEach(ModelReplica::close);
+    }
+  }
+
+  /**
+   * The group outer step (NoLoCo) without the engine: after every step but the last each group's plain mean (float
+   * sum in rank order / size) is moved, for each member from its own anchor with its own buffer, by {@link #outer}'s
+   * rule; the last step ends in the plain mean of all replicas. Returns that mean and the mean of the buffers.
+   */
+  private float[][] referenceGroupOuterRun(int n, OptimizerSpec opt, GroupSchedule schedule) {
+    List<LabeledArrays> shards = shards(n);
+    LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
+    List<ModelReplica> replicas = new ArrayList<>();
+    try {
+      List<ShardBatcher> batchers = new ArrayList<>();
+      for (int r = 0; r < n; r++) {
+        replicas.add(Replicas.create(model, opt, 1));
+        batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
+      }
+      int trainable = replicas.get(0).trainableSize();
+      float[][] anchors = new float[n][];
+      float[][] buffers = new float[n][trainable];
+      for (int r = 0; r < n; r++) {
+        anchors[r] = state(replicas.get(r));
+      }
+      float mu = (float) outer.momentum();
+      float rate = (float) outer.learningRate();
+      float[] features = new float[BATCH * 784];
+      float[] labels = new float[BATCH];
+      for (int step = 0; step < STEPS; step++) {
+        for (int r = 0; r < n; r++) {
+          batchers.get(r).fill(step, features, labels);
+          replicas.get(r).trainStep(features, labels, BATCH, lr.at(step));
+        }
+        if (step == STEPS - 1) {
+          break;
+        }
+        float[][] next = new float[n][];
+        for (int r = 0; r < n; r++) {
+          int[] group = schedule.groupOf(r, step);
+          float[] mean = state(replicas.get(group[0]));
+          for (int m = 1; m < group.length; m++) {
+            float[] other = state(replicas.get(group[m]));
+            for (int i = 0; i < mean.length; i++) {
+              mean[i] += other[i];
+            }
+          }
+          for (int i = 0; i < mean.length; i++) {
+            mean[i] /= group.length;
+          }
+          if (group.length > 1) {
+            for (int i = 0; i < trainable; i++) {
+              float g = anchors[r][i] - mean[i];
+              buffers[r][i] = mu * buffers[r][i] + g;
+              mean[i] = anchors[r][i] - rate * (outer.nesterov() ? g + mu * buffers[r][i] : buffers[r][i]);
+            }
+            anchors[r] = mean;
+          }
+          next[r] = group.length > 1 ? mean : state(replicas.get(r));
+        }
+        for (int r = 0; r < n; r++) {
+          replicas.get(r).writeState(next[r]);
+        }
+      }
+      float[] bufferMean = buffers[0].clone();
+      for (int r = 1; r < n; r++) {
+        for (int i = 0; i < trainable; i++) {
+          bufferMean[i] += buffers[r][i];
+        }
+      }
+      for (int i = 0; i < trainable; i++) {
+        bufferMean[i] /= n;
+      }
+      return new float[][] {mean(replicas), bufferMean};
     } finally {
       replicas.forEach(ModelReplica::close);
     }

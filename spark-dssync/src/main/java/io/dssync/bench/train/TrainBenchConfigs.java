@@ -20,7 +20,8 @@ import java.util.Locale;
  * groups of three or more with that {@code --all-reduce}, so the algorithms meet in one run; and
  * any of them with the suffix {@code -fp16} last (topology-g2-c2-fp16) runs with
  * {@code --cross-rack-precision fp16}. Named only (not in "all"): {@code diloco}, local SGD whose global averages
- * take DiLoCo's outer Nesterov step (outer rate 0.7, momentum 0.9).
+ * take DiLoCo's outer Nesterov step (outer rate 0.7, momentum 0.9), and {@code noloco}, random g = 2 whose group
+ * averages take it per replica (DiLoCo's values).
  */
 public final class TrainBenchConfigs {
   public static final String FULL = "full";
@@ -45,14 +46,14 @@ public final class TrainBenchConfigs {
    * --all-reduce; {@code crossRack} null = the run's --cross-rack-precision).
    */
   public record Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery, int crossRackPeriod,
-      AllReduceAlgorithm allReduce, CrossRackPrecision crossRack, boolean outerStep) {
+      AllReduceAlgorithm allReduce, CrossRackPrecision crossRack, String outerAt) {
     Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery) {
-      this(name, schedule, groupSize, globalEvery, 0, null, null, false);
+      this(name, schedule, groupSize, globalEvery, 0, null, null, null);
     }
 
     Sync(String name, ScheduleKind schedule, int groupSize, int globalEvery, int crossRackPeriod,
         AllReduceAlgorithm allReduce, CrossRackPrecision crossRack) {
-      this(name, schedule, groupSize, globalEvery, crossRackPeriod, allReduce, crossRack, false);
+      this(name, schedule, groupSize, globalEvery, crossRackPeriod, allReduce, crossRack, null);
     }
 
     /** DS-Sync proper (shuffled groups, no periodic global average): what the target is about. */
@@ -71,9 +72,9 @@ public final class TrainBenchConfigs {
       if (crossRack != null) {
         base.set(TrainerConfig.CROSS_RACK_PRECISION, crossRack.label());
       }
-      if (outerStep) {
+      if (outerAt != null) {
         base.set(TrainerConfig.OUTER_LEARNING_RATE, DILOCO_OUTER_RATE).set(TrainerConfig.OUTER_MOMENTUM,
-            DILOCO_OUTER_MOMENTUM);
+            DILOCO_OUTER_MOMENTUM).set(TrainerConfig.OUTER_AT, outerAt);
       }
       return base.set(TrainerConfig.SCHEDULE, schedule.cliName())
           .set(TrainerConfig.GROUP_SIZE, groupSize)
@@ -112,7 +113,8 @@ public final class TrainBenchConfigs {
       case "butterfly-g2" -> new Sync(name, ScheduleKind.BUTTERFLY, 2, 0);
       case "butterfly-g4" -> new Sync(name, ScheduleKind.BUTTERFLY, 4, 0);
       case "local-sgd" -> new Sync(name, ScheduleKind.LOCAL, 1, h);
-      case "diloco" -> new Sync(name, ScheduleKind.LOCAL, 1, h, 0, null, null, true);
+      case "diloco" -> new Sync(name, ScheduleKind.LOCAL, 1, h, 0, null, null, "global");
+      case "noloco" -> new Sync(name, ScheduleKind.RANDOM, 2, 0, 0, null, null, "groups");
       case "group-avg-g2" -> new Sync(name, ScheduleKind.RANDOM, 2, h);
       case "auto" -> new Sync(name, ScheduleKind.AUTO, 2, 0);
       default -> {

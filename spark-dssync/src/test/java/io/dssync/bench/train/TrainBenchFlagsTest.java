@@ -37,6 +37,10 @@ class TrainBenchFlagsTest {
     assertEquals(7, diloco.get(TrainerConfig.GLOBAL_AVERAGE_PERIOD));
     assertEquals(0.7, diloco.get(TrainerConfig.OUTER_LEARNING_RATE));
     assertEquals(0.9, diloco.get(TrainerConfig.OUTER_MOMENTUM));
+    assertEquals("global", diloco.get(TrainerConfig.OUTER_AT));
+    TrainerConfig noloco = TrainBenchConfigs.named("noloco", 4, 7).config(plan.base().get());
+    assertEquals(2, noloco.groupSize());
+    assertEquals("groups", noloco.get(TrainerConfig.OUTER_AT));
     assertEquals("throttled", plan.network());
     assertEquals(TrainBench.DEFAULT_TARGET, plan.target());
   }
