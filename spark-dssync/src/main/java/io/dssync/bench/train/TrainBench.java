@@ -35,8 +35,8 @@ public final class TrainBench implements BenchMode {
   static final Map<String, String> FLAGS = TrainBenchArgs.merged(TrainBenchArgs.COMMON, TrainBenchArgs.orderedMap(
       "--configs", "Comma-separated subset of " + TrainBenchConfigs.ALL_NAMES + ", or all (default all);"
           + " full always runs; a name ending in -direct or -ring (full-ring) runs that configuration with that"
-          + " --all-reduce; diloco and noloco (named only) are local-sgd with DiLoCo's outer Nesterov step (0.7, 0.9) and random-g2 with"
-          + " that step per replica at group averages",
+          + " --all-reduce; diloco and noloco (named only) are local-sgd with DiLoCo's outer Nesterov step"
+          + " (0.7, 0.9) and random-g2 with that step per replica at group averages",
       "--global-every", "H: steps between global averages of local-sgd, diloco and group-avg-g2 (default "
           + DEFAULT_GLOBAL_EVERY + ")",
       "--warm-up", "true|false: an untimed run of each configuration first, so no configuration pays the"
