@@ -1,6 +1,7 @@
 package io.dssync.ml;
 
 import io.dssync.errors.Errors;
+import io.dssync.models.LossKind;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.OptimizerSpec;
@@ -115,6 +116,7 @@ public final class DsSyncClassificationModel
    */
   @Override
   public Vector predictRaw(Vector features) {
+    requireClassScores();
     int fs = spec.featureSize();
     float[] x = new float[fs];
     PredictPartition.features(features, fieldIds, x, 0, fs);
@@ -150,6 +152,7 @@ public final class DsSyncClassificationModel
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
     StructType out = transformSchema(dataset.schema(), true);
+    requireClassScores();
     double[] thresholds = isDefined(thresholds()) ? getThresholds() : null;
     if (thresholds != null && thresholds.length != numClasses()) {
       throw Errors.invalidSetting("thresholds", java.util.Arrays.toString(thresholds), "the model tells "
@@ -168,6 +171,22 @@ public final class DsSyncClassificationModel
     JavaRDD<Row> rows = frame.javaRDD().mapPartitions(new PredictPartition(spec, shipped, fieldIds,
         frame.schema().fieldIndex(getFeaturesCol()), prediction, probability, raw, thresholds));
     return spark.createDataFrame(rows, out);
+  }
+
+  /**
+   * A model of another loss can arrive here through {@link #fromTraining} or a {@code dssync train --save-model}
+   * directory; its outputs are no class scores, so it fails before any Spark job instead of writing columns that
+   * only look like a classifier's.
+   */
+  private void requireClassScores() {
+    LossKind loss = spec.lossKind();
+    if (loss != LossKind.CLASSIFICATION && loss != LossKind.BINARY) {
+      throw Errors.invalidSetting("loss", loss.flagName(), "this model was trained with a " + loss.flagName()
+          + " loss, whose outputs do not score one class per row, so it has no rawPrediction, probability or"
+          + " prediction", loss.regression() ? "Wrap the training result with DsSyncRegressionModel.fromTraining."
+              : "Predict with a replica of the training result's model (Replicas.create, then"
+                  + " ModelReplica.predictProbabilities).");
+    }
   }
 
   /**

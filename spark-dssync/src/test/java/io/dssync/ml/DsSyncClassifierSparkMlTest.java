@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.errors.DsSyncException;
 import io.dssync.metrics.StageMetrics;
+import io.dssync.models.BuiltInModel;
+import io.dssync.models.LossKind;
+import io.dssync.models.ModelSpec;
 import io.dssync.models.TorchScriptModel;
 import io.dssync.testing.TestSpark;
 import io.dssync.testing.TorchScripts;
@@ -206,6 +209,13 @@ class DsSyncClassifierSparkMlTest {
         huber.getMessage());
     assertEquals(schema.fields().length + 3, classifier().setLoss("cross-entropy").transformSchema(schema)
         .fields().length);
+
+    // A regression's result wrapped as a classification model (as dssync train --save-model does) scores no classes.
+    ModelSpec regression = new ModelSpec("mlp", 1, 4, 1, 0, 1, 0, 1, LossKind.MSE, new BuiltInModel("mlp"));
+    DsSyncClassificationModel wrapped = DsSyncClassificationModel.restore("regression", regression, new float[0],
+        null, null);
+    DsSyncException noClasses = assertThrows(DsSyncException.class, () -> wrapped.transform(twoClasses));
+    assertTrue(noClasses.getMessage().contains("DsSyncRegressionModel.fromTraining"), noClasses.getMessage());
   }
 
   /**
