@@ -49,9 +49,7 @@ final class ClassifierParams implements Serializable {
         "fraction of the input held out (seeded) to evaluate the consensus model between stages;"
             + " 0 = no validation metrics (unless validationIndicatorCol is set)",
         fraction());
-    validationIndicatorCol = new Param<>(uid, "validationIndicatorCol",
-        "boolean column: rows where it is true validate the consensus model and are not trained on"
-            + " (empty: none; null counts as false)", anyString());
+    validationIndicatorCol = validationIndicatorCol(uid);
     metricsPath = new Param<>(uid, "metricsPath",
         "JSON-lines metrics file written during fit, on any Hadoop file system (empty: none)", anyString());
     Map<String, Param<?>> bySetting = new LinkedHashMap<>();
@@ -130,6 +128,13 @@ final class ClassifierParams implements Serializable {
       raw.checked(v);
       return Boolean.TRUE;
     };
+  }
+
+  /** The validation indicator column param both estimators declare (see {@link FitInput#checkValidation}). */
+  static Param<String> validationIndicatorCol(String uid) {
+    return new Param<>(uid, "validationIndicatorCol",
+        "boolean column: rows where it is true validate the consensus model and are not trained on"
+            + " (empty: none; null counts as false)", anyString());
   }
 
   static Function1<String, Object> nonEmpty() {
