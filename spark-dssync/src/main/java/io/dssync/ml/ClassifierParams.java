@@ -16,39 +16,26 @@ import org.apache.spark.ml.param.Params;
 import scala.Function1;
 
 /**
- * The Spark ML params of {@link DsSyncClassifier} and {@link DsSyncClassificationModel}, owned by
- * one stage uid. Column and shape params are declared here; every {@link TrainerConfig} setting
+ * The Spark ML params of {@link DsSyncClassifier} and {@link DsSyncClassificationModel} beyond the ones Spark's
+ * ProbabilisticClassifier declares (featuresCol, labelCol, predictionCol, rawPredictionCol, probabilityCol,
+ * thresholds), owned by one stage uid. Shape and validation params are declared here; every {@link TrainerConfig} setting
  * becomes a param of the same name, doc and default, validated by the setting's own check (so a
  * bad value fails with the same message as the CLI flag), and new settings appear automatically.
  * {@link RegressorParams} builds its params with the same helpers.
  */
 final class ClassifierParams implements Serializable {
-  final Param<String> featuresCol;
-  final Param<String> labelCol;
-  final Param<String> predictionCol;
-  final Param<String> probabilityCol;
-  final Param<String> rawPredictionCol;
   final IntParam inputChannels;
   final IntParam inputHeight;
   final IntParam inputWidth;
   final IntParam numClasses;
   final IntParam vocabSize;
   final DoubleParam validationFraction;
+  final Param<String> validationIndicatorCol;
   final Param<String> metricsPath;
   /** TrainerConfig setting name to its param, in TrainerConfig.ALL order. */
   final Map<String, Param<?>> settings;
 
   ClassifierParams(String uid) {
-    featuresCol = new Param<>(uid, "featuresCol", "features column name (ml Vector or array of numbers)",
-        nonEmpty());
-    labelCol = new Param<>(uid, "labelCol", "label column name (class index 0..numClasses-1)", nonEmpty());
-    predictionCol = new Param<>(uid, "predictionCol", "prediction column name (empty: not written)",
-        anyString());
-    probabilityCol = new Param<>(uid, "probabilityCol",
-        "column of class probabilities as a Vector (empty: not written)", anyString());
-    rawPredictionCol = new Param<>(uid, "rawPredictionCol",
-        "column of per-class scores (log-probabilities) as a Vector, what BinaryClassificationEvaluator"
-            + " reads (empty: not written)", anyString());
     inputChannels = shape(uid, "inputChannels", "model input channels C; 0 = derive (1)");
     inputHeight = shape(uid, "inputHeight",
         "model input height H; 0 = derive (sqrt of the feature size when it is a square, else the feature size)");
@@ -60,8 +47,9 @@ final class ClassifierParams implements Serializable {
             + " deepfm derives its id space from the categorical indices itself");
     validationFraction = new DoubleParam(uid, "validationFraction",
         "fraction of the input held out (seeded) to evaluate the consensus model between stages;"
-            + " 0 = no validation metrics",
+            + " 0 = no validation metrics (unless validationIndicatorCol is set)",
         fraction());
+    validationIndicatorCol = validationIndicatorCol(uid);
     metricsPath = new Param<>(uid, "metricsPath",
         "JSON-lines metrics file written during fit, on any Hadoop file system (empty: none)", anyString());
     Map<String, Param<?>> bySetting = new LinkedHashMap<>();
@@ -71,33 +59,34 @@ final class ClassifierParams implements Serializable {
     settings = Collections.unmodifiableMap(bySetting);
   }
 
-  /** Every param, column params first, then the training settings. */
-  Param<?>[] all() {
-    List<Param<?>> all = new ArrayList<>(List.of(featuresCol, labelCol, predictionCol, probabilityCol,
-        rawPredictionCol, inputChannels, inputHeight, inputWidth, numClasses, vocabSize, validationFraction,
-        metricsPath));
-    all.addAll(settings.values());
+  /**
+   * Every param of the owner: Spark's {@code declared} ones first, then these, then the training settings. While
+   * Spark's constructor runs (before these exist) only Spark's params created so far.
+   */
+  static Param<?>[] all(ClassifierParams own, Param<?>... declared) {
+    List<Param<?>> all = new ArrayList<>();
+    for (Param<?> param : declared) {
+      if (param != null) {
+        all.add(param);
+      }
+    }
+    if (own != null) {
+      all.addAll(List.of(own.inputChannels, own.inputHeight, own.inputWidth, own.numClasses, own.vocabSize,
+          own.validationFraction, own.validationIndicatorCol, own.metricsPath));
+      all.addAll(own.settings.values());
+    }
     return all.toArray(new Param<?>[0]);
-  }
-
-  /** Only the params a fitted model uses to transform. */
-  Param<?>[] modelParams() {
-    return new Param<?>[] {featuresCol, predictionCol, probabilityCol, rawPredictionCol};
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   void setDefaults(Params owner) {
-    owner.setDefault(featuresCol, "features");
-    owner.setDefault(labelCol, "label");
-    owner.setDefault(predictionCol, "prediction");
-    owner.setDefault(probabilityCol, "probability");
-    owner.setDefault(rawPredictionCol, "rawPrediction");
     owner.setDefault(inputChannels, 0);
     owner.setDefault(inputHeight, 0);
     owner.setDefault(inputWidth, 0);
     owner.setDefault(numClasses, 0);
     owner.setDefault(vocabSize, 0);
     owner.setDefault(validationFraction, 0.0);
+    owner.setDefault(validationIndicatorCol, "");
     owner.setDefault(metricsPath, "");
     for (Setting<?> s : TrainerConfig.ALL) {
       owner.setDefault((Param) settings.get(s.name()), s.defaultValue());
@@ -139,6 +128,13 @@ final class ClassifierParams implements Serializable {
       raw.checked(v);
       return Boolean.TRUE;
     };
+  }
+
+  /** The validation indicator column param both estimators declare (see {@link FitInput#checkValidation}). */
+  static Param<String> validationIndicatorCol(String uid) {
+    return new Param<>(uid, "validationIndicatorCol",
+        "boolean column: rows where it is true validate the consensus model and are not trained on"
+            + " (empty: none; null counts as false)", anyString());
   }
 
   static Function1<String, Object> nonEmpty() {

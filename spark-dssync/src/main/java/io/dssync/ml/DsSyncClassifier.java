@@ -1,51 +1,60 @@
 package io.dssync.ml;
 
+import io.dssync.data.Labels;
+import io.dssync.data.LabeledArrays;
 import io.dssync.data.frame.DataFrames;
 import io.dssync.data.frame.HoldOut;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.SparkUiMetrics;
+import io.dssync.models.LossKind;
 import io.dssync.train.DsSyncTrainer;
+import io.dssync.train.ModelFiles;
 import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
-import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.Attribute;
-import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.attribute.NominalAttribute;
-import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.classification.ProbabilisticClassifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReadable;
 import org.apache.spark.ml.util.DefaultParamsWritable;
+import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.ml.util.Identifiable$;
 
 /**
- * A Spark ML estimator that trains a classifier with DS-Sync: {@code fit} runs
+ * A Spark ML {@code ProbabilisticClassifier} that trains a network with DS-Sync: {@code fit} runs
  * {@link DsSyncTrainer} on the {@code featuresCol} / {@code labelCol} columns and returns a
- * {@link DsSyncClassificationModel} that adds {@code predictionCol} and {@code probabilityCol}.
+ * {@link DsSyncClassificationModel}, which adds {@code rawPredictionCol} (the network's logits),
+ * {@code probabilityCol} (their softmax) and {@code predictionCol} (honouring {@code thresholds}), so it goes
+ * wherever Spark takes a classifier: Pipeline, CrossValidator, the classification evaluators.
  *
- * <p>Every model family: dense features (mlp, cnn, wrn), token ids (bert-cls, with {@code vocabSize})
- * and categorical indices (deepfm, mapped to global ids by {@link FieldIds}); see {@link ModelInput}.
+ * <p>Features: an ml Vector or an array of numbers, read by the model's family: dense values (mlp, cnn, wrn, a
+ * TorchScript file or a factory's model), token ids (bert-cls, with {@code vocabSize}) or categorical indices
+ * (deepfm, mapped to global ids by {@link FieldIds}); see {@link ModelInput}. Labels: class indices 0..n-1.
  *
- * <p>Params: the column names, the input shape ({@code inputChannels/Height/Width}, derived when 0),
- * {@code numClasses} (derived from StringIndexer metadata or the largest label when 0),
- * {@code vocabSize} (bert-cls; derived when 0),
- * {@code validationFraction}, {@code metricsPath}, and one param per training setting with the
- * setting's name, doc, default and check ({@code workers}, {@code schedule}, {@code groupSize},
- * ...; see {@code dssync help}). Saved and loaded with Spark ML persistence.
+ * <p>The model is the built-in {@code model} (default "cnn"), a TorchScript {@code modelFile} (with
+ * {@code modelInit}) or a {@code modelFactory} class. The {@code loss} is auto (the model's own: cross-entropy, or
+ * binary for deepfm), cross-entropy or binary; a loss of real values is refused. Validation rows come from
+ * {@code validationFraction} (held out, seeded) or {@code validationIndicatorCol} (rows where the boolean column is
+ * true), not both. {@code numClasses} is derived from StringIndexer metadata or the largest label when 0, and
+ * every training setting is a param with the setting's name, doc, default and check ({@code workers},
+ * {@code schedule}, {@code groupSize}, ...; see {@code dssync help}). Saved and loaded with Spark ML persistence.
  */
-public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
-    implements DefaultParamsWritable, ClassifierColumns {
+public final class DsSyncClassifier
+    extends ProbabilisticClassifier<Vector, DsSyncClassifier, DsSyncClassificationModel>
+    implements DefaultParamsWritable {
   private final String uid;
   private final ClassifierParams p;
   private transient ProgressListener progress = ProgressListener.printing();
@@ -56,42 +65,27 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
 
   /** Used by Spark ML persistence and {@link #copy}. */
   public DsSyncClassifier(String uid) {
-    this.uid = uid;
+    this(StageUid.park(uid));
+  }
+
+  private DsSyncClassifier(StageUid.Parked parked) {
+    this.uid = parked.take();
     this.p = new ClassifierParams(uid);
     p.setDefaults(this);
   }
 
   @Override
   public String uid() {
-    return uid;
+    return uid != null ? uid : StageUid.parked();
   }
 
   @Override
   public Param<?>[] params() {
-    return p.all();
+    return ClassifierParams.all(p, featuresCol(), labelCol(), predictionCol(), rawPredictionCol(), probabilityCol(),
+        thresholds());
   }
 
-  // ---- column and shape params, in Spark ML style ----
-
-  public DsSyncClassifier setFeaturesCol(String value) {
-    return with(p.featuresCol, value);
-  }
-
-  public DsSyncClassifier setLabelCol(String value) {
-    return with(p.labelCol, value);
-  }
-
-  public DsSyncClassifier setPredictionCol(String value) {
-    return with(p.predictionCol, value);
-  }
-
-  public DsSyncClassifier setProbabilityCol(String value) {
-    return with(p.probabilityCol, value);
-  }
-
-  public DsSyncClassifier setRawPredictionCol(String value) {
-    return with(p.rawPredictionCol, value);
-  }
+  // ---- shape and validation params (the column setters are Spark's) ----
 
   /** Token ids of bert-cls: the number of distinct ids (0 = largest id in the data + 1). */
   public DsSyncClassifier setVocabSize(int value) {
@@ -110,13 +104,18 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     return with(p.validationFraction, value);
   }
 
+  /** A boolean column whose true rows validate and are not trained on; "" = none. */
+  public DsSyncClassifier setValidationIndicatorCol(String value) {
+    return with(p.validationIndicatorCol, value);
+  }
+
+  public String getValidationIndicatorCol() {
+    return getOrDefault(p.validationIndicatorCol);
+  }
+
   /** A JSON-lines metrics file written during fit (any Hadoop file system); "" = none. */
   public DsSyncClassifier setMetricsPath(String value) {
     return with(p.metricsPath, value);
-  }
-
-  public String getLabelCol() {
-    return getOrDefault(p.labelCol);
   }
 
   // ---- training settings: typed shortcuts for the common ones, generic access for all ----
@@ -149,8 +148,29 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     return setSetting(TrainerConfig.LEARNING_RATE, value);
   }
 
+  /** A built-in model (default "cnn"). */
   public DsSyncClassifier setModel(String value) {
     return setSetting(TrainerConfig.MODEL, value);
+  }
+
+  /** A TorchScript file written by python/dssync_export.py, trained instead of the built-in model. */
+  public DsSyncClassifier setModelFile(String value) {
+    return setSetting(TrainerConfig.MODEL_FILE, value);
+  }
+
+  /** Where a model file's replicas start: "file" (its own weights, the default) or "seeded". */
+  public DsSyncClassifier setModelInit(String value) {
+    return setSetting(TrainerConfig.MODEL_INIT, value);
+  }
+
+  /** A class implementing io.dssync.models.ModelFactory, trained instead of the built-in model. */
+  public DsSyncClassifier setModelFactory(String value) {
+    return setSetting(TrainerConfig.MODEL_FACTORY, value);
+  }
+
+  /** auto (the model's own; default), cross-entropy or binary; a loss of real values is refused. */
+  public DsSyncClassifier setLoss(String value) {
+    return setSetting(TrainerConfig.LOSS, value);
   }
 
   public DsSyncClassifier setSeed(long value) {
@@ -187,31 +207,60 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
 
   // ---- Estimator ----
 
+  /**
+   * Checks what a Pipeline checks of every stage before it fits any: the loss is one of classes, the features are a
+   * vector or an array of numbers (Spark's own check takes vectors only), the label is a number, the validation
+   * params agree with each other and with the input; appends the output columns whose names are not empty.
+   */
   @Override
   public StructType transformSchema(StructType schema) {
-    DataFrames.requireColumns(schema, getFeaturesCol(), getLabelCol());
+    requireClassLoss(getSetting(TrainerConfig.LOSS));
+    String labelCol = getLabelCol();
+    DataType label = FitInput.field(schema, "labelCol", labelCol).dataType();
+    if (!(label instanceof NumericType)) {
+      throw Errors.invalidSetting("labelCol", labelCol, "column '" + labelCol + "' has type " + label.simpleString()
+          + ", not a number", "Index the classes first (StringIndexer turns categories into 0, 1, ...).");
+    }
+    FitInput.checkValidation(schema, getValidationIndicatorCol(), (Double) getOrDefault(p.validationFraction));
     return OutputColumns.append(schema, getFeaturesCol(), getPredictionCol(), getProbabilityCol(),
         getRawPredictionCol());
   }
 
+  /** Called by Spark's {@code fit} after {@link #transformSchema}, with the label cast to double. */
   @Override
-  public DsSyncClassificationModel fit(Dataset<?> dataset) {
-    transformSchema(dataset.schema(), true);
+  public DsSyncClassificationModel train(Dataset<?> dataset) {
     TrainerConfig config = trainerConfig();
-    Dataset<Row> frame = dataset.toDF().select(getFeaturesCol(), getLabelCol());
-    int featureSize = featureSize(frame);
-    ModelInput input = ModelInput.derive(config.get(TrainerConfig.MODEL), frame, getFeaturesCol(), featureSize,
+    if (config.loss() == null && config.hasOwnModel()) {
+      // auto: a file with its own dssync_loss, or a factory's regression, is found out before any Spark job.
+      requireClassLoss(ModelFiles.source(config, dataset.sparkSession().sparkContext().hadoopConfiguration())
+          .defaultLoss().flagName());
+    }
+    String featuresCol = getFeaturesCol();
+    String labelCol = getLabelCol();
+    String indicator = getValidationIndicatorCol();
+    Dataset<Row> all = dataset.toDF();
+    Dataset<Row> frame = all.select(featuresCol, labelCol);
+    Dataset<Row> held = null;
+    if (!indicator.isEmpty()) {
+      Column validates = FitInput.validates(indicator);
+      held = all.filter(validates).select(featuresCol, labelCol);
+      frame = all.filter(functions.not(validates)).select(featuresCol, labelCol);
+    }
+    int featureSize = FitInput.featureSize(frame, featuresCol);
+    ModelInput input = ModelInput.derive(config.get(TrainerConfig.MODEL), frame, featuresCol, featureSize,
         (Integer) getOrDefault(p.inputChannels), (Integer) getOrDefault(p.inputHeight),
         (Integer) getOrDefault(p.inputWidth), (Integer) getOrDefault(p.vocabSize));
     InputShape shape = input.shape();
-    int classes = numClasses(frame);
+    int classes = numClasses(all);
     frame = input.encode(frame);
+    LabeledArrays validation = held == null ? null : DataFrames.collect(input.encode(held).toLocalIterator(), 0, 1,
+        featureSize, Labels.classes(classes), "in the validation rows (" + indicator + " = true)");
     double fraction = (Double) getOrDefault(p.validationFraction);
     // Held out while the trainer cuts the shards: one read of the rows, where randomSplit read them
     // once per split and sorted every partition.
     HoldOut holdOut = fraction > 0 ? new HoldOut(fraction, config.get(TrainerConfig.SEED)) : null;
-    TrainingData data = new TrainingData(frame, getFeaturesCol(), getLabelCol(), shape.channels(),
-        shape.height(), shape.width(), classes, null, input.vocabSize(), null, holdOut, 1);
+    TrainingData data = new TrainingData(frame, featuresCol, labelCol, shape.channels(), shape.height(),
+        shape.width(), classes, validation, input.vocabSize(), null, holdOut, 1);
     ProgressListener listener = progress.andThen(new SparkUiMetrics(dataset.sparkSession().sparkContext()));
     String metricsPath = getOrDefault(p.metricsPath);
     try (MetricsLog log = metricsPath.isEmpty() ? null
@@ -220,9 +269,8 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
       TrainingResult result = new DsSyncTrainer(dataset.sparkSession(), config)
           .withProgress(log == null ? listener : listener.andThen(log))
           .fit(data);
-      DsSyncClassificationModel model = new DsSyncClassificationModel(uid, result.model().spec(),
-          result.model().state(), TrainingSummary.of(result), input.fieldIds());
-      return copyValues(model, extractParamMap()).setParent(this);
+      return new DsSyncClassificationModel(uid, result.model().spec(), result.model().state(),
+          TrainingSummary.of(result), input.fieldIds());
     }
   }
 
@@ -243,7 +291,6 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
 
   // ---- helpers ----
 
-  @SuppressWarnings("unchecked")
   private <T> DsSyncClassifier with(Param<T> param, T value) {
     set(param, value);
     return this;
@@ -254,27 +301,21 @@ public final class DsSyncClassifier extends Estimator<DsSyncClassificationModel>
     return (Param<T>) p.settings.get(name);
   }
 
-  /**
-   * From the vector size in the column metadata (VectorAssembler writes it), else the first row.
-   * Only a vector column has such metadata; Spark's reader of it fails a bare "requirement failed"
-   * on an array column.
-   */
-  private int featureSize(Dataset<Row> frame) {
-    StructField column = frame.schema().apply(getFeaturesCol());
-    int fromMetadata = column.dataType().equals(SQLDataTypes.VectorType())
-        ? AttributeGroup.fromStructField(column).size() : -1;
-    if (fromMetadata > 0) {
-      return fromMetadata;
+  /** auto, or a loss whose labels are one class per row and whose outputs score the classes. */
+  private static void requireClassLoss(String loss) {
+    if (loss.equals("auto")) {
+      return;
     }
-    Row[] first = (Row[]) frame.select(getFeaturesCol()).limit(1).collect();
-    if (first.length == 0) {
-      throw Errors.badRecord("in the training input", "it has no rows", "Fit on a non-empty DataFrame");
+    LossKind kind = LossKind.ofFlag(loss);
+    if (kind == LossKind.CLASSIFICATION || kind == LossKind.BINARY) {
+      return;
     }
-    Object value = first[0].get(0);
-    if (value instanceof Vector v) {
-      return v.size();
-    }
-    return first[0].getList(0).size();
+    String fix = kind != null && kind.regression()
+        ? "Set loss to cross-entropy or binary, or use DsSyncRegressor for real-valued labels."
+        : "Set loss to cross-entropy or binary (or auto); train " + loss + " models with 'dssync train --loss "
+            + loss + "'.";
+    throw Errors.invalidSetting("loss", loss, "DsSyncClassifier predicts one class per row, so the loss must be"
+        + " cross-entropy or binary (a " + loss + " model does not score classes)", fix);
   }
 
   private int numClasses(Dataset<Row> frame) {

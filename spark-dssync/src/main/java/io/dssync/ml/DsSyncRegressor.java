@@ -14,11 +14,9 @@ import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
-import java.util.Arrays;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.SQLDataTypes;
-import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.VectorUDT;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
@@ -31,7 +29,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.ArrayType;
-import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
@@ -215,19 +212,7 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
   public StructType transformSchema(StructType schema) {
     requireRegressionLoss();
     requireLabel(schema);
-    String indicator = getValidationIndicatorCol();
-    if (!indicator.isEmpty()) {
-      if ((Double) getOrDefault(p.validationFraction) > 0) {
-        throw Errors.invalidSetting("validationIndicatorCol", indicator, "validationFraction is "
-            + getOrDefault(p.validationFraction) + " too; the validation rows come from one of them",
-            "Set validationFraction to 0 or validationIndicatorCol to \"\".");
-      }
-      StructField field = field(schema, "validationIndicatorCol", indicator);
-      if (!(field.dataType() instanceof BooleanType)) {
-        throw Errors.invalidSetting("validationIndicatorCol", indicator, "column '" + indicator + "' has type "
-            + field.dataType().simpleString() + ", not boolean", "Use a boolean column: true for validation rows.");
-      }
-    }
+    FitInput.checkValidation(schema, getValidationIndicatorCol(), (Double) getOrDefault(p.validationFraction));
     return RegressionColumns.append(schema, getFeaturesCol(), getPredictionCol(), labelWidthOf(schema, null));
   }
 
@@ -241,11 +226,10 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
     Dataset<Row> all = dataset.toDF();
     Dataset<Row> frame = all.select(featuresCol, labelCol);
     LabeledArrays validation = null;
-    int featureSize = featureSize(frame);
+    int featureSize = FitInput.featureSize(frame, featuresCol);
     int labelWidth = labelWidthOf(all.schema(), frame);
     if (!indicator.isEmpty()) {
-      // Null is not true: such a row trains, as in Spark's own estimators with a validation indicator.
-      Column validates = functions.coalesce(functions.col(indicator), functions.lit(false));
+      Column validates = FitInput.validates(indicator);
       Dataset<Row> held = all.filter(validates).select(featuresCol, labelCol);
       validation = DataFrames.collect(held.toLocalIterator(), 0, 1, featureSize, Labels.values(labelWidth),
           "in the validation rows (" + indicator + " = true)");
@@ -309,21 +293,13 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
 
   private void requireLabel(StructType schema) {
     String labelCol = getLabelCol();
-    DataType type = field(schema, "labelCol", labelCol).dataType();
+    DataType type = FitInput.field(schema, "labelCol", labelCol).dataType();
     boolean numbers = type instanceof VectorUDT || type instanceof ArrayType a && a.elementType() instanceof NumericType;
     if (!(type instanceof NumericType) && !numbers) {
       throw Errors.invalidSetting("labelCol", labelCol, "column '" + labelCol + "' has type " + type.simpleString()
           + ", not a number, a vector or an array of numbers", "Cast the target to a number (e.g. col(\""
           + labelCol + "\").cast(\"double\")); a regression predicts real values, not categories.");
     }
-  }
-
-  private static StructField field(StructType schema, String param, String column) {
-    if (!Arrays.asList(schema.fieldNames()).contains(column)) {
-      throw Errors.invalidSetting(param, column, "the input has no column '" + column + "'; its columns are "
-          + Arrays.toString(schema.fieldNames()), "Set " + param + " to one of those columns.");
-    }
-    return schema.apply(column);
   }
 
   /**
@@ -340,27 +316,6 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
     if (fromMetadata > 0 || frame == null) {
       return fromMetadata;
     }
-    Row first = firstRow(frame.select(getLabelCol()));
-    return first.get(0) instanceof Vector v ? v.size() : first.getList(0).size();
-  }
-
-  /** From the vector size in the column metadata (VectorAssembler writes it), else the first row. */
-  private int featureSize(Dataset<Row> frame) {
-    StructField column = frame.schema().apply(getFeaturesCol());
-    int fromMetadata = column.dataType().equals(SQLDataTypes.VectorType())
-        ? AttributeGroup.fromStructField(column).size() : -1;
-    if (fromMetadata > 0) {
-      return fromMetadata;
-    }
-    Row first = firstRow(frame.select(getFeaturesCol()));
-    return first.get(0) instanceof Vector v ? v.size() : first.getList(0).size();
-  }
-
-  private static Row firstRow(Dataset<Row> column) {
-    Row[] first = (Row[]) column.limit(1).collect();
-    if (first.length == 0) {
-      throw Errors.badRecord("in the training input", "it has no rows", "Fit on a non-empty DataFrame");
-    }
-    return first[0];
+    return FitInput.size(FitInput.firstRow(frame.select(getLabelCol())).get(0));
   }
 }

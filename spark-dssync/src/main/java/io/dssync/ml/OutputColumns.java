@@ -12,7 +12,7 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The schema a fitted model produces: the input plus prediction (double), probability (Vector) and
- * rawPrediction (Vector of per-class log-probabilities).
+ * rawPrediction (Vector of per-class raw scores, see {@link ClassScores}).
  */
 final class OutputColumns {
   private OutputColumns() {}

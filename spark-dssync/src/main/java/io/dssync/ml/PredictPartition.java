@@ -1,6 +1,5 @@
 package io.dssync.ml;
 
-import io.dssync.errors.Errors;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.OptimizerSpec;
@@ -18,8 +17,8 @@ import org.apache.spark.util.TaskCompletionListener;
 
 /**
  * Runs on executors: one model replica per partition, rows predicted in batches; each output row is
- * the input row followed by the prediction, the class probabilities and the raw scores (per-class
- * log-probabilities, so for a binary model element 1 orders rows like P(1) does), each when asked.
+ * the input row followed by the prediction, the class probabilities and the raw scores, each when asked,
+ * computed by {@link ClassScores} as Spark defines them (the prediction honours the thresholds).
  * deepfm's category indices are mapped to its global ids first.
  */
 final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
@@ -32,9 +31,11 @@ final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
   private final boolean withProbability;
   private final boolean withRaw;
   private final FieldIds fieldIds;
+  /** Spark's thresholds param, one per class; null when not set. */
+  private final double[] thresholds;
 
   PredictPartition(ModelSpec spec, Broadcast<float[]> state, FieldIds fieldIds, int featuresIndex,
-      boolean withPrediction, boolean withProbability, boolean withRaw) {
+      boolean withPrediction, boolean withProbability, boolean withRaw, double[] thresholds) {
     this.spec = spec;
     this.state = state;
     this.fieldIds = fieldIds;
@@ -42,6 +43,7 @@ final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
     this.withPrediction = withPrediction;
     this.withProbability = withProbability;
     this.withRaw = withRaw;
+    this.thresholds = thresholds == null ? null : thresholds.clone();
   }
 
   @Override
@@ -93,23 +95,14 @@ final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
 
   private void predict(ModelReplica replica, List<Row> batch, List<Row> out) {
     int fs = spec.featureSize();
-    int classes = spec.numClasses();
     float[] features = new float[batch.size() * fs];
     for (int i = 0; i < batch.size(); i++) {
-      FeatureValues.copy(batch.get(i).get(featuresIndex), features, i * fs, fs);
-      if (fieldIds != null) {
-        fieldIds.encode(features, i * fs);
-      }
+      features(batch.get(i).get(featuresIndex), fieldIds, features, i * fs, fs);
     }
-    float[] probabilities = replica.predictProbabilities(features, batch.size());
+    float[] outputs = replica.predictOutputs(features, batch.size());
     for (int i = 0; i < batch.size(); i++) {
       Row row = batch.get(i);
-      double[] p = new double[classes];
-      int best = 0;
-      for (int c = 0; c < classes; c++) {
-        p[c] = probabilities[i * classes + c];
-        best = p[c] > p[best] ? c : best;
-      }
+      double[] raw = ClassScores.raw(outputs, i, spec.outputSize(), spec.lossKind());
       Object[] values = new Object[row.length() + (withPrediction ? 1 : 0) + (withProbability ? 1 : 0)
           + (withRaw ? 1 : 0)];
       for (int j = 0; j < row.length(); j++) {
@@ -117,25 +110,23 @@ final class PredictPartition implements FlatMapFunction<Iterator<Row>, Row> {
       }
       int k = row.length();
       if (withPrediction) {
-        values[k++] = (double) best;
+        values[k++] = ClassScores.prediction(raw, thresholds);
       }
       if (withProbability) {
-        values[k++] = Vectors.dense(p);
+        values[k++] = Vectors.dense(ClassScores.softmaxInPlace(raw.clone()));
       }
       if (withRaw) {
-        values[k] = Vectors.dense(logs(p));
+        values[k] = Vectors.dense(raw);
       }
       out.add(RowFactory.create(values));
     }
   }
 
-  /** Natural logs, floored at the smallest float's log so a probability of 0 is finite. */
-  private static double[] logs(double[] p) {
-    double floor = Math.log(Float.MIN_VALUE);
-    double[] out = new double[p.length];
-    for (int c = 0; c < p.length; c++) {
-      out[c] = Math.max(floor, Math.log(p[c]));
+  /** One row's features as the model reads them, at {@code offset}: deepfm's category indices become its ids. */
+  static void features(Object value, FieldIds fieldIds, float[] dst, int offset, int size) {
+    FeatureValues.copy(value, dst, offset, size);
+    if (fieldIds != null) {
+      fieldIds.encode(dst, offset);
     }
-    return out;
   }
 }

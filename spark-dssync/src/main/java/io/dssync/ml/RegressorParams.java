@@ -53,9 +53,7 @@ final class RegressorParams implements Serializable {
         "fraction of the input held out (seeded) to evaluate the consensus model between stages;"
             + " 0 = no validation metrics (unless validationIndicatorCol is set)",
         ClassifierParams.fraction());
-    validationIndicatorCol = new Param<>(uid, "validationIndicatorCol",
-        "boolean column: rows where it is true validate the consensus model and are not trained on"
-            + " (empty: none; null counts as false)", ClassifierParams.anyString());
+    validationIndicatorCol = ClassifierParams.validationIndicatorCol(uid);
     metricsPath = new Param<>(uid, "metricsPath",
         "JSON-lines metrics file written during fit, on any Hadoop file system (empty: none)",
         ClassifierParams.anyString());

@@ -9,6 +9,7 @@ import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import io.dssync.errors.Errors;
 import io.dssync.models.BlockSource;
+import io.dssync.models.LossKind;
 import io.dssync.models.ModelSource;
 import io.dssync.models.ModelSpec;
 import io.dssync.models.TorchScriptModel;
@@ -196,23 +197,37 @@ final class DjlReplica implements ModelReplica {
 
   @Override
   public float[] predictProbabilities(float[] features, int count) {
+    return predict(features, count, objective.predictionWidth(spec), objective::probabilities);
+  }
+
+  @Override
+  public float[] predictOutputs(float[] features, int count) {
+    LossKind kind = spec.lossKind();
+    if (kind == LossKind.MASKED_LM || kind == LossKind.CUSTOM) {
+      throw Errors.invalidSetting("predict raw outputs", kind.flagName(), "a " + kind.flagName()
+          + " model has no fixed number of outputs per example", "Use predictProbabilities.");
+    }
+    return predict(features, count, spec.outputSize(), out -> out.output().toFloatArray());
+  }
+
+  /** {@code width} values per example from {@code values}, in chunks of EVAL_BATCH, gradients off. */
+  private float[] predict(float[] features, int count, int width,
+      java.util.function.Function<ModelOutput, float[]> values) {
     float[] noLabels = new float[count * spec.labelWidth()];
     InputChecks.features(features, count, spec.featureSize());
     InputChecks.ids(features, count, spec);
     TorchRuntime.prepareThread();
-    int classes = objective.predictionWidth(spec);
-    float[] out = new float[count * classes];
+    float[] out = new float[count * width];
     try {
       for (int start = 0; start < count; start += EVAL_BATCH) {
         int n = Math.min(EVAL_BATCH, count - start);
         int from = start;
         float[] chunk = TorchRuntime.withGradMode(false, () -> {
           try (NDScope scope = new NDScope(); NDManager step = manager.newSubManager()) {
-            return objective.probabilities(
-                new ModelOutput(infer(step, features, from, n), features, noLabels, from, n, spec));
+            return values.apply(new ModelOutput(infer(step, features, from, n), features, noLabels, from, n, spec));
           }
         });
-        System.arraycopy(chunk, 0, out, from * classes, n * classes);
+        System.arraycopy(chunk, 0, out, from * width, n * width);
       }
     } catch (EngineException e) {
       throw Errors.engineFailure("predict with model " + spec.modelSource().describe(), e);

@@ -78,6 +78,13 @@ public interface ModelReplica extends AutoCloseable {
   float[] predictProbabilities(float[] features, int count);
 
   /**
+   * The network's raw outputs (before softmax or sigmoid) for {@code count} examples in inference mode, row-major:
+   * {@code count * spec.outputSize()} floats (classification: one logit per class; binary: one logit). Nothing is
+   * updated. Masked-LM models and files with their own loss have no fixed output width per example, and refuse.
+   */
+  float[] predictOutputs(float[] features, int count);
+
+  /**
    * Writes the model in its current state as a plain TorchScript file, which {@code torch.jit.load} reads (a
    * replica of a TorchScript file only; others refuse).
    */

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
  * The estimator with the model families of id inputs, each in a Pipeline that is fitted on real
  * data, evaluated with Spark's own evaluators, saved, loaded and compared row by row (the dense
  * family is {@link DsSyncPipelineTest}): bert-cls on token ids (vocabSize derived), deepfm on
- * StringIndexer outputs of the Fair affairs survey's categorical columns (AUC from rawPrediction).
+ * StringIndexer outputs of the Fair affairs survey's categorical columns (AUC from rawPrediction, its logit).
  * Also: a model saved in format version 1 still loads, and an unknown version fails by name.
  */
 class ModelFamiliesPipelineTest {
@@ -112,7 +112,8 @@ class ModelFamiliesPipelineTest {
     Row first = scored.select("rawPrediction", "probability").head();
     double[] raw = ((Vector) first.get(0)).toArray();
     double[] p = ((Vector) first.get(1)).toArray();
-    assertEquals(Math.log(p[1]), raw[1], 1e-6, "rawPrediction holds log-probabilities");
+    assertEquals(0.0, raw[0], "a binary model's rawPrediction is (0, its logit)");
+    assertEquals(Math.log(p[1] / p[0]), raw[1], 1e-6, "the probability is the softmax of rawPrediction");
     assertSameAfterSaveAndLoad(fitted, test, "deepfm");
   }
 
