@@ -5,13 +5,12 @@ import io.dssync.data.LabeledArrays;
 import io.dssync.data.frame.DataFrames;
 import io.dssync.data.frame.HoldOut;
 import io.dssync.errors.Errors;
-import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
-import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.models.LossKind;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.ModelFiles;
 import io.dssync.train.Setting;
+import io.dssync.train.StageCallback;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
@@ -58,6 +57,7 @@ public final class DsSyncClassifier
   private final String uid;
   private final ClassifierParams p;
   private transient ProgressListener progress = ProgressListener.printing();
+  private transient StageCallback callback;
 
   public DsSyncClassifier() {
     this(Identifiable$.MODULE$.randomUID("dssync"));
@@ -205,6 +205,15 @@ public final class DsSyncClassifier
     return this;
   }
 
+  /**
+   * Called on the driver after every stage of {@code fit}; it can stop the fit or set the learning rate
+   * ({@link StageCallback}). Not a param: like the progress listener it is code, not saved with the estimator.
+   */
+  public DsSyncClassifier setCallback(StageCallback stageCallback) {
+    this.callback = stageCallback;
+    return this;
+  }
+
   // ---- Estimator ----
 
   /**
@@ -261,23 +270,17 @@ public final class DsSyncClassifier
     HoldOut holdOut = fraction > 0 ? new HoldOut(fraction, config.get(TrainerConfig.SEED)) : null;
     TrainingData data = new TrainingData(frame, featuresCol, labelCol, shape.channels(), shape.height(),
         shape.width(), classes, validation, input.vocabSize(), null, holdOut, 1);
-    ProgressListener listener = progress.andThen(new SparkUiMetrics(dataset.sparkSession().sparkContext()));
-    String metricsPath = getOrDefault(p.metricsPath);
-    try (MetricsLog log = metricsPath.isEmpty() ? null
-        : MetricsLog.open(metricsPath, config.runHeader(uid),
-            dataset.sparkSession().sparkContext().hadoopConfiguration())) {
-      TrainingResult result = new DsSyncTrainer(dataset.sparkSession(), config)
-          .withProgress(log == null ? listener : listener.andThen(log))
-          .fit(data);
-      return new DsSyncClassificationModel(uid, result.model().spec(), result.model().state(),
-          TrainingSummary.of(result), input.fieldIds());
-    }
+    TrainingResult result = EstimatorFit.run(dataset.sparkSession(), config, data, uid, progress, callback,
+        getOrDefault(p.metricsPath));
+    return new DsSyncClassificationModel(uid, result.model().spec(), result.model().state(),
+        TrainingSummary.of(result), input.fieldIds());
   }
 
   @Override
   public DsSyncClassifier copy(ParamMap extra) {
     DsSyncClassifier copy = defaultCopy(extra);
     copy.progress = progress;
+    copy.callback = callback;
     return copy;
   }
 

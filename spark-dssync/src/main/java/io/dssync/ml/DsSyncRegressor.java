@@ -5,12 +5,11 @@ import io.dssync.data.Labels;
 import io.dssync.data.frame.DataFrames;
 import io.dssync.data.frame.HoldOut;
 import io.dssync.errors.Errors;
-import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
-import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.models.LossKind;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.Setting;
+import io.dssync.train.StageCallback;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
@@ -50,6 +49,7 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
   private final String uid;
   private final RegressorParams p;
   private transient ProgressListener progress = ProgressListener.printing();
+  private transient StageCallback callback;
 
   public DsSyncRegressor() {
     this(Identifiable$.MODULE$.randomUID("dssyncRegressor"));
@@ -202,6 +202,15 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
     return this;
   }
 
+  /**
+   * Called on the driver after every stage of {@code fit}; it can stop the fit or set the learning rate
+   * ({@link StageCallback}). Not a param: like the progress listener it is code, not saved with the estimator.
+   */
+  public DsSyncRegressor setCallback(StageCallback stageCallback) {
+    this.callback = stageCallback;
+    return this;
+  }
+
   // ---- Estimator ----
 
   /**
@@ -241,24 +250,18 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
     HoldOut holdOut = fraction > 0 ? new HoldOut(fraction, config.get(TrainerConfig.SEED)) : null;
     TrainingData data = new TrainingData(frame, featuresCol, labelCol, shape.channels(), shape.height(),
         shape.width(), 0, validation, 0, null, holdOut, labelWidth);
-    ProgressListener listener = progress.andThen(new SparkUiMetrics(dataset.sparkSession().sparkContext()));
-    String metricsPath = getOrDefault(p.metricsPath);
-    try (MetricsLog log = metricsPath.isEmpty() ? null
-        : MetricsLog.open(metricsPath, config.runHeader(uid),
-            dataset.sparkSession().sparkContext().hadoopConfiguration())) {
-      TrainingResult result = new DsSyncTrainer(dataset.sparkSession(), config)
-          .withProgress(log == null ? listener : listener.andThen(log))
-          .fit(data);
-      DsSyncRegressionModel model = new DsSyncRegressionModel(uid, result.model().spec(), result.model().state(),
-          TrainingSummary.of(result));
-      return copyValues(model, extractParamMap()).setParent(this);
-    }
+    TrainingResult result = EstimatorFit.run(dataset.sparkSession(), config, data, uid, progress, callback,
+        getOrDefault(p.metricsPath));
+    DsSyncRegressionModel model = new DsSyncRegressionModel(uid, result.model().spec(), result.model().state(),
+        TrainingSummary.of(result));
+    return copyValues(model, extractParamMap()).setParent(this);
   }
 
   @Override
   public DsSyncRegressor copy(ParamMap extra) {
     DsSyncRegressor copy = defaultCopy(extra);
     copy.progress = progress;
+    copy.callback = callback;
     return copy;
   }
 

@@ -222,7 +222,8 @@ class DsSyncClassifierSparkMlTest {
    * {@code rows} rows of {@code classes} Gaussian blobs in 4 dimensions, class c centred at c on every axis with
    * standard deviation {@code spread}; columns id, features, label.
    */
-  private static Dataset<Row> blobs(int classes, int rows, double spread, long seed) {
+  /** Gaussian blobs of 4 features around 0, 1, ... per class, shared with other estimator tests. */
+  static Dataset<Row> blobs(int classes, int rows, double spread, long seed) {
     Random random = new Random(seed);
     List<Row> out = new ArrayList<>();
     for (int i = 0; i < rows; i++) {
@@ -235,6 +236,6 @@ class DsSyncClassifierSparkMlTest {
     }
     StructType schema = new StructType().add("id", DataTypes.IntegerType, false)
         .add("features", SQLDataTypes.VectorType(), false).add("label", DataTypes.DoubleType, false);
-    return spark.createDataFrame(out, schema);
+    return TestSpark.session().createDataFrame(out, schema);
   }
 }
