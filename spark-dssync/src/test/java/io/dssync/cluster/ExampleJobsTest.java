@@ -27,7 +27,7 @@ class ExampleJobsTest {
   private static final List<String> SCRIPTS = List.of("dssync-submit", "standalone-cluster", "lib/layout.sh",
       "lib/malloc-env.sh",
       "testbed/netns-testbed", "examples/local.sh", "examples/standalone.sh", "examples/yarn.sh",
-      "examples/kubernetes.sh", "examples/your-table.sh");
+      "examples/kubernetes.sh", "examples/your-table.sh", "bench/beyond-the-paper");
 
   @Test
   void everySubmitScriptParses() {
