@@ -203,6 +203,8 @@ public final class DsSyncTrainer {
         Runtime.getRuntime().availableProcessors());
     LearningRateSchedule lr = config.learningRateSchedule(totalSteps);
     CheckpointStore store = checkpointStore(sc);
+    // Once per run: a TorchScript file's digest is the same at every checkpoint.
+    CheckpointedModel checkpointed = store == null ? null : CheckpointedModel.of(spec);
 
     List<StageMetrics> history = new ArrayList<>();
     long started = System.nanoTime();
@@ -258,8 +260,8 @@ public final class DsSyncTrainer {
         history.add(metrics);
         if (store != null && ((stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1)) {
           store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED),
-              settingsText(), consensus.state(), consensus.optimizerState(), consensus.optimizerSteps()),
-              config.get(TrainerConfig.CHECKPOINT_KEEP));
+              settingsText(), consensus.state(), consensus.optimizerState(), consensus.optimizerSteps(),
+              checkpointed), config.get(TrainerConfig.CHECKPOINT_KEEP));
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
         if (done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(),
