@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dssync.ml.DsSyncClassificationModel;
+import io.dssync.testing.BorrowedSession;
 import io.dssync.testing.ChildJvm;
-import io.dssync.testing.TestSpark;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -25,9 +25,8 @@ import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +43,7 @@ class ExportModelTest {
   static Path dir;
   static Path checkpoints;
   static Path saved;
+  static BorrowedSession session;
 
   private final CliRun cli = new CliRun();
 
@@ -70,6 +70,15 @@ class ExportModelTest {
         "--features-col", "a,b,c", "--label-col", "label", "--model", "mlp", "--epochs", "2", "--batch-size", "16",
         "--steps-per-stage", "5", "--checkpoint-dir", checkpoints.toString(), "--save-model", saved.toString());
     assertEquals(0, run.exitCode(), run.output());
+    // For loading and predicting; the command itself writes through the same session.
+    session = BorrowedSession.open();
+  }
+
+  @AfterAll
+  static void closeSession() {
+    if (session != null) {
+      session.close();
+    }
   }
 
   private static Path newestCheckpoint() throws Exception {
@@ -88,21 +97,20 @@ class ExportModelTest {
     }
   }
 
-  private static double[][] probabilities(SparkSession spark, Path model) {
+  private static double[][] probabilities(Path model) {
     List<Row> rows = new ArrayList<>();
     SplittableRandom random = new SplittableRandom(9);
     for (int i = 0; i < 20; i++) {
       rows.add(RowFactory.create(Vectors.dense(random.nextGaussian(), random.nextGaussian(), random.nextGaussian())));
     }
-    Dataset<Row> frame = spark.createDataFrame(rows, new StructType().add("features", new VectorUDT()));
-    DsSyncClassificationModel loaded = DsSyncClassificationModel.read().session(spark).load(model.toString());
+    Dataset<Row> frame = session.spark().createDataFrame(rows, new StructType().add("features", new VectorUDT()));
+    DsSyncClassificationModel loaded = DsSyncClassificationModel.read().session(session.spark()).load(model.toString());
     return loaded.transform(frame).select("probability").collectAsList().stream()
         .map(r -> ((Vector) r.get(0)).toArray()).toArray(double[][]::new);
   }
 
   @Test
   void theLastCheckpointExportsToTheModelTheRunSaved() throws Exception {
-    SparkSession spark = TestSpark.session();
     Path exported = dir.resolve("exported");
     assertEquals(0, cli.run("export-model", "--checkpoint", checkpoints.toString(), "--save-model",
         exported.toString()), cli.err());
@@ -110,13 +118,13 @@ class ExportModelTest {
     assertArrayEquals(state(saved), state(exported), "the same consensus state as --save-model wrote");
     assertArrayEquals(Files.readAllBytes(saved.resolve("weights.safetensors")),
         Files.readAllBytes(exported.resolve("weights.safetensors")), "the same named weights");
-    double[][] want = probabilities(spark, saved);
-    double[][] got = probabilities(spark, exported);
+    double[][] want = probabilities(saved);
+    double[][] got = probabilities(exported);
     for (int i = 0; i < want.length; i++) {
       assertArrayEquals(want[i], got[i], 0, "row " + i);
     }
-    assertEquals(DsSyncClassificationModel.read().session(spark).load(saved.toString()).spec(),
-        DsSyncClassificationModel.read().session(spark).load(exported.toString()).spec());
+    assertEquals(DsSyncClassificationModel.read().session(session.spark()).load(saved.toString()).spec(),
+        DsSyncClassificationModel.read().session(session.spark()).load(exported.toString()).spec());
   }
 
   @Test

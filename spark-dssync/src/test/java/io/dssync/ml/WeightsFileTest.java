@@ -14,7 +14,7 @@ import io.dssync.replica.ModelReplica;
 import io.dssync.replica.NamedTensor;
 import io.dssync.replica.OptimizerSpec;
 import io.dssync.replica.Replicas;
-import io.dssync.testing.TestSpark;
+import io.dssync.testing.BorrowedSession;
 import io.dssync.testing.TorchScripts;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -27,6 +27,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +43,18 @@ class WeightsFileTest {
 
   @TempDir
   Path dir;
+
+  static BorrowedSession session;
+
+  @BeforeAll
+  static void openSession() {
+    session = BorrowedSession.open();
+  }
+
+  @AfterAll
+  static void closeSession() {
+    session.close();
+  }
 
   /** One tensor as the file describes it. */
   record Entry(String name, long[] shape, long begin, long end) {}
@@ -127,7 +141,7 @@ class WeightsFileTest {
   private Path save(ModelSpec spec, float[] state, String name) throws Exception {
     Path out = dir.resolve(name);
     DsSyncClassificationModel.restore("uid-" + name, spec, state, new TrainingSummary(List.of(), "test", 0, 0), null)
-        .write().session(TestSpark.session()).save(out.toString());
+        .write().session(session.spark()).save(out.toString());
     return out;
   }
 
