@@ -154,6 +154,7 @@ class WeightsFileTest {
       assertEquals(0, parsed.headerLength() % 8, "the data starts 8-byte aligned");
       assertCutsTheState(parsed, state);
       List<NamedTensor> expected = tensorsOf(spec);
+      System.out.println("[weights] " + spec.name() + ": " + expected);
       assertEquals(expected.size(), parsed.entries().size());
       for (int i = 0; i < expected.size(); i++) {
         assertEquals(expected.get(i).name(), parsed.entries().get(i).name());
