@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.ml.DsSyncClassificationModel;
 import io.dssync.testing.BorrowedSession;
 import io.dssync.testing.ChildJvm;
+import io.dssync.testing.TorchScripts;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -125,6 +126,42 @@ class ExportModelTest {
     }
     assertEquals(DsSyncClassificationModel.read().session(session.spark()).load(saved.toString()).spec(),
         DsSyncClassificationModel.read().session(session.spark()).load(exported.toString()).spec());
+  }
+
+  @Test
+  void aTorchScriptModelExportsFromItsRecordedFileAndAMovedFileIsNamed() throws Exception {
+    TorchScripts.requireTorch();
+    Path net = TorchScripts.export(dir.resolve("net.pt"), "regression_mlp:RegressionMlp",
+        "{\"inputs\": 3, \"hidden\": 8, \"outputs\": 3}", "3", 3, null);
+    Path scriptCheckpoints = dir.resolve("script-checkpoints");
+    Path scriptSaved = dir.resolve("script-saved");
+    ChildJvm.Run run = ChildJvm.run(ChildJvm.thisJdk(), Duration.ofSeconds(240), "io.dssync.cli.Main", "train",
+        "--master", "local[2]", "--workers", "2", "--data", dir.resolve("train.csv").toString(), "--format", "csv",
+        "--features-col", "a,b,c", "--label-col", "label", "--model-file", net.toString(), "--epochs", "1",
+        "--batch-size", "16", "--steps-per-stage", "5", "--checkpoint-dir", scriptCheckpoints.toString(),
+        "--save-model", scriptSaved.toString());
+    assertEquals(0, run.exitCode(), run.output());
+
+    Path moved = Files.move(net, dir.resolve("moved.pt"));
+    assertEquals(2, cli.run("export-model", "--checkpoint", scriptCheckpoints.toString(), "--save-model",
+        dir.resolve("script-nowhere").toString()));
+    assertTrue(cli.err().contains("the run trained the TorchScript file " + net + ", which no longer exists there")
+        && cli.err().contains("--model-file"), cli.err());
+
+    CliRun trainedCopy = new CliRun();
+    assertEquals(2, trainedCopy.run("export-model", "--checkpoint", scriptCheckpoints.toString(), "--save-model",
+        dir.resolve("script-other").toString(), "--model-file", scriptSaved.resolve("model.pt").toString()));
+    assertTrue(trainedCopy.err().contains("is not the one the run trained"), trainedCopy.err());
+
+    Path exported = dir.resolve("script-exported");
+    CliRun found = new CliRun();
+    assertEquals(0, found.run("export-model", "--checkpoint", scriptCheckpoints.toString(), "--save-model",
+        exported.toString(), "--model-file", moved.toString()), found.err());
+    assertTrue(found.out().contains("model.pt: for torch.jit.load"), found.out());
+    assertArrayEquals(state(scriptSaved), state(exported));
+    assertArrayEquals(Files.readAllBytes(scriptSaved.resolve("weights.safetensors")),
+        Files.readAllBytes(exported.resolve("weights.safetensors")), "the same weights under PyTorch's names");
+    assertTrue(Files.size(exported.resolve("model.pt")) > 0);
   }
 
   @Test
