@@ -5,7 +5,7 @@ import io.dssync.errors.DsSyncException;
 import java.io.PrintStream;
 import java.util.Arrays;
 
-/** The {@code dssync} command: {@code dssync train|report|bench ...}, {@code dssync help}, {@code dssync --version}. */
+/** The {@code dssync} command: {@code dssync train|export-model|report|bench ...}, {@code dssync help}, {@code dssync --version}. */
 public final class Main {
   private Main() {}
 
@@ -42,6 +42,7 @@ public final class Main {
       return switch (args[0]) {
         case "train" -> TrainCommand.run(rest, out, err);
         case "report" -> ReportCommand.run(rest, out, err);
+        case "export-model" -> ExportModelCommand.run(rest, out, err);
         case "bench" -> Benchmarks.run(rest, out, err);
         default -> {
           err.println("Unknown command '" + args[0] + "'. Run 'dssync help'.");

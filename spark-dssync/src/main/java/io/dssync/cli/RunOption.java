@@ -30,8 +30,9 @@ enum RunOption {
   VALIDATION_FRACTION("--validation-fraction", "Hold out this share of --data's rows (seeded by --seed) for"
       + " validation, when neither --test-data nor --validation-col is given", "0", Group.DATA_AND_MODEL),
   SAVE_MODEL("--save-model", "Save the trained model as a Spark ML model directory (any Hadoop file system;"
-      + " DsSyncClassificationModel.load reads it); a model trained from --model-file also as DIR/model.pt, which"
-      + " torch.jit.load reads", "", Group.TRAINING),
+      + " DsSyncRegressionModel.load reads it for mse, l1 and huber, DsSyncClassificationModel.load otherwise)"
+      + " with its weights as DIR/weights.safetensors; a model trained from --model-file also as DIR/model.pt,"
+      + " which torch.jit.load reads", "", Group.TRAINING),
   METRICS_OUT("--metrics-out", "Write per-step and per-stage metrics as JSON lines to this path"
       + " (any Hadoop file system; render with 'dssync report')", "", Group.TRAINING);
 

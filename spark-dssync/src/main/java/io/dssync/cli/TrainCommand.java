@@ -8,7 +8,7 @@ import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.SparkUiMetrics;
 import io.dssync.metrics.StageMetrics;
-import io.dssync.ml.DsSyncClassificationModel;
+import io.dssync.ml.TrainedModels;
 import io.dssync.models.TorchScriptModel;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
@@ -114,7 +114,7 @@ final class TrainCommand {
   /** {@code --save-model}: the Spark ML model directory, with model.pt for a model trained from a TorchScript file. */
   private static void save(TrainingResult result, String dir, PrintStream err) {
     try {
-      DsSyncClassificationModel.fromTraining(result).write().overwrite().save(dir);
+      TrainedModels.of(result).write().overwrite().save(dir);
     } catch (IOException e) {
       throw Errors.modelFile(dir, "cannot be written: " + e.getMessage());
     }

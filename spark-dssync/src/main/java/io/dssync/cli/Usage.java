@@ -13,6 +13,7 @@ final class Usage {
   /** {@code dssync help}: the commands, then the flags of {@code dssync train}. */
   static String text() {
     return "Usage: dssync train [flags]       train a model with Divide-and-Shuffle Synchronization\n"
+        + "       dssync export-model --checkpoint PATH --save-model DIR  a checkpoint as a model directory\n"
         + "       dssync report [--out DIR] RUN.jsonl...  plots and an HTML page from metrics files\n"
         + "       dssync bench MODE [flags]        benchmarks (dssync bench help lists the modes)\n"
         + "       dssync --version                 the version of this build\n"

@@ -316,6 +316,14 @@ public final class Errors {
         + " (--checkpoint-dir / --resume take any Hadoop file system URI, e.g. file:///..., hdfs://...).", cause);
   }
 
+  /**
+   * {@code dssync export-model} cannot make a model of checkpoint {@code path}: {@code problem} says why,
+   * {@code fix} what to pass instead.
+   */
+  public static DsSyncException checkpointExport(String path, String problem, String fix) {
+    return new DsSyncException(ErrorKind.CONFIG, "Cannot export checkpoint " + path + ": " + problem + ". " + fix);
+  }
+
   /** {@code --resume} names a directory that does not exist: a typo would otherwise silently start over. */
   public static DsSyncException resumeDirMissing(String dir) {
     return new DsSyncException(ErrorKind.CONFIG, "Invalid --resume = " + dir + ": the directory does not exist,"

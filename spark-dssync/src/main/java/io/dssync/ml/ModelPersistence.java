@@ -8,6 +8,7 @@ import io.dssync.models.FactoryModel;
 import io.dssync.models.ModelSource;
 import io.dssync.models.ModelSpec;
 import io.dssync.models.TorchScriptModel;
+import io.dssync.replica.NamedTensor;
 import io.dssync.train.FloatArrays;
 import io.dssync.train.TrainedModel;
 import java.io.BufferedInputStream;
@@ -19,6 +20,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -39,6 +42,12 @@ import org.apache.spark.ml.util.MLWriter;
  * cardinalities; {@code <path>/data/state.bin} is the flat state in the float layout checkpoints
  * use ({@link FloatArrays}).
  *
+ * <p>{@code <path>/weights.safetensors} holds the same state cut into named tensors ({@link SafeTensors}):
+ * PyTorch's parameter and buffer names for a model trained from a TorchScript file, DJL's parameter names
+ * for a block, each with its real shape, and the model's kind, format version, spec and loss in its
+ * {@code __metadata__}. It is for the rest of a user's stack (docs/model-format.md); the reader here never
+ * opens it, since {@code state.bin} says the same.
+ *
  * <p>A model trained from a TorchScript file also leaves {@code <path>/model.pt}: the trained file, which
  * {@code torch.jit.load} serves and {@code --model-file} trains again; the metadata's {@code source} says
  * where the model came from ({@code {"kind": "torchscript", "file": "model.pt"}} or
@@ -47,13 +56,17 @@ import org.apache.spark.ml.util.MLWriter;
  * <p>Format versions: 1 (no {@code formatVersion} field; written before deepfm's category mapping
  * existed), 2 (adds {@code fieldCardinalities}) and 3 (adds {@code source}, {@code model.pt}, and the spec's
  * loss and label width). The reader branches on the version and refuses a newer one by name instead of
- * misreading it.
+ * misreading it. The version counts what a reader must understand to load a model, so the weights file,
+ * which no reader needs, is an addition within version 3: builds that read version 3 read these directories
+ * unchanged (they ignore the extra file), and a version 3 directory written before it existed simply lacks
+ * it (load and save it again to add one).
  */
 final class ModelPersistence {
   static final String STATE_FILE = "data/state.bin";
   /** The version this build writes; it reads every version up to it. */
   static final int FORMAT_VERSION = 3;
   static final String SCRIPT_FILE = "model.pt";
+  static final String WEIGHTS_FILE = "weights.safetensors";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ModelPersistence() {}
@@ -103,11 +116,11 @@ final class ModelPersistence {
         meta.set("fieldCardinalities", JSON.valueToTree(fieldCardinalities));
         FileSystem fs = fileSystem(path, sparkSession().sparkContext().hadoopConfiguration());
         ModelSource source = spec.modelSource();
+        TrainedModel.Files files = new TrainedModel(spec, state).files();
         if (source instanceof TorchScriptModel) {
           meta.set("source", JSON.createObjectNode().put("kind", "torchscript").put("file", SCRIPT_FILE));
-          byte[] file = new TrainedModel(spec, state).torchScript();
           try (OutputStream out = fs.create(new Path(path, SCRIPT_FILE), true)) {
-            out.write(file);
+            out.write(files.torchScript());
           }
         } else if (source instanceof FactoryModel factory) {
           meta.set("source", JSON.createObjectNode().put("kind", "factory").put("class", factory.className()));
@@ -119,9 +132,33 @@ final class ModelPersistence {
             new BufferedOutputStream(fs.create(new Path(path, STATE_FILE), true)))) {
           FloatArrays.write(out, state);
         }
-      } catch (IOException e) {
+        try (OutputStream out = new BufferedOutputStream(fs.create(new Path(path, WEIGHTS_FILE), true))) {
+          SafeTensors.write(out, files.tensors(), state, weightsMetadata(spec, files.tensors()));
+        }
+      } catch (IOException | IllegalArgumentException e) {
         throw Errors.modelFile(path, "cannot be written: " + e.getMessage());
       }
+    }
+
+    /**
+     * The weights file's {@code __metadata__} (strings only, as the layout asks): {@code format: pt} (what
+     * Hugging Face loaders check), then what the tensors belong to.
+     */
+    static Map<String, String> weightsMetadata(ModelSpec spec, List<NamedTensor> tensors) throws IOException {
+      ModelSource source = spec.modelSource();
+      Map<String, String> meta = new LinkedHashMap<>();
+      meta.put("format", "pt");
+      meta.put("dssync.model_format_version", Integer.toString(FORMAT_VERSION));
+      meta.put("dssync.source", source instanceof TorchScriptModel ? "torchscript"
+          : source instanceof FactoryModel ? "factory" : "builtin");
+      meta.put("dssync.model", source instanceof FactoryModel factory ? factory.className() : spec.name());
+      meta.put("dssync.names", source instanceof TorchScriptModel ? "pytorch" : "djl");
+      meta.put("dssync.loss", spec.lossKind().flagName());
+      meta.put("dssync.num_classes", Integer.toString(spec.numClasses()));
+      meta.put("dssync.label_width", Integer.toString(spec.labelWidth()));
+      meta.put("dssync.trainable_tensors", Long.toString(tensors.stream().filter(NamedTensor::trainable).count()));
+      meta.put("dssync.spec", JSON.writeValueAsString(spec));
+      return meta;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -9,6 +9,7 @@ import ai.djl.nn.Block;
 import ai.djl.nn.Parameter;
 import ai.djl.training.ParameterStore;
 import ai.djl.training.initializer.Initializer;
+import ai.djl.util.Pair;
 import io.dssync.errors.Errors;
 import io.dssync.models.BlockSource;
 import io.dssync.models.ModelSpec;
@@ -26,6 +27,7 @@ final class BlockModel implements ReplicaModel {
   private final List<Parameter> ordered = new ArrayList<>();
   private final List<NDArray> trainable = new ArrayList<>();
   private final List<NDArray> buffers = new ArrayList<>();
+  private final List<String> names = new ArrayList<>();
 
   BlockModel(BlockSource source, ModelSpec spec, NDManager manager) {
     this.manager = manager;
@@ -33,16 +35,19 @@ final class BlockModel implements ReplicaModel {
     // Zeros, not DJL's random initialisers: those draw from the torch global generator.
     block.setInitializer(Initializer.ZEROS, p -> true);
     block.initialize(manager, DataType.FLOAT32, new Shape(1, spec.channels(), spec.height(), spec.width()));
-    for (Parameter p : block.getParameters().values()) {
-      if (p.requiresGradient()) {
-        ordered.add(p);
-        trainable.add(p.getArray());
+    // The list's keys are DJL's names, unique in the block: the child's name then the parameter's.
+    for (Pair<String, Parameter> p : block.getParameters()) {
+      if (p.getValue().requiresGradient()) {
+        ordered.add(p.getValue());
+        names.add(p.getKey());
+        trainable.add(p.getValue().getArray());
       }
     }
-    for (Parameter p : block.getParameters().values()) {
-      if (!p.requiresGradient()) {
-        ordered.add(p);
-        buffers.add(p.getArray());
+    for (Pair<String, Parameter> p : block.getParameters()) {
+      if (!p.getValue().requiresGradient()) {
+        ordered.add(p.getValue());
+        names.add(p.getKey());
+        buffers.add(p.getValue().getArray());
       }
     }
     this.store = new ParameterStore(manager, false);
@@ -56,6 +61,11 @@ final class BlockModel implements ReplicaModel {
   @Override
   public List<NDArray> buffers() {
     return buffers;
+  }
+
+  @Override
+  public List<String> stateNames() {
+    return names;
   }
 
   @Override

@@ -78,6 +78,17 @@ final class DjlReplica implements ModelReplica {
   }
 
   @Override
+  public List<NamedTensor> stateTensors() {
+    List<String> names = model.stateNames();
+    List<NDArray> arrays = state.arrays();
+    List<NamedTensor> tensors = new ArrayList<>(arrays.size());
+    for (int i = 0; i < arrays.size(); i++) {
+      tensors.add(new NamedTensor(names.get(i), arrays.get(i).getShape().getShape(), i < trainable.size()));
+    }
+    return tensors;
+  }
+
+  @Override
   public void readState(float[] dst) {
     InputChecks.stateLength("state", state.size(), dst);
     state.read(dst, 0);

@@ -18,6 +18,12 @@ public interface ModelReplica extends AutoCloseable {
   /** Number of trainable parameters (the prefix of the state vector). */
   int trainableSize();
 
+  /**
+   * The tensors the state vector is made of, in its order (trainable parameters, then buffers): their
+   * names and shapes, so that the flat state can be cut back into named tensors.
+   */
+  java.util.List<NamedTensor> stateTensors();
+
   /** Copies the state into {@code dst} (length {@link #stateSize()}). */
   void readState(float[] dst);
 

@@ -16,6 +16,9 @@ interface ReplicaModel {
   /** Float buffers averaged with the parameters (BatchNorm running statistics), in a fixed order. */
   List<NDArray> buffers();
 
+  /** The names of {@link #trainable()} then {@link #buffers()}, in their order, as the model's engine calls them. */
+  List<String> stateNames();
+
   /**
    * The state every replica starts from: seeded values for a model built here, or null to keep the
    * weights the model came with (a TorchScript file's).

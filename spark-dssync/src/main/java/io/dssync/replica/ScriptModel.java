@@ -88,17 +88,22 @@ final class ScriptModel implements ReplicaModel {
     return buffers;
   }
 
+  /** PyTorch's names: {@code named_parameters()} of the file's module, then the buffers its dssync.json lists. */
+  @Override
+  public List<String> stateNames() {
+    List<String> names = new ArrayList<>(module.getParameters().keys());
+    names.addAll(Arrays.asList(metadata.buffers()));
+    return names;
+  }
+
   @Override
   public float[] initialState(long seed, int size) {
     if (!seeded) {
       return null;
     }
-    List<String> names = new ArrayList<>();
     List<NDArray> arrays = new ArrayList<>(trainable);
-    module.getParameters().keys().forEach(names::add);
-    names.addAll(Arrays.asList(metadata.buffers()));
     arrays.addAll(buffers);
-    return SeededInit.byName(names, arrays, seed, size);
+    return SeededInit.byName(stateNames(), arrays, seed, size);
   }
 
   @Override

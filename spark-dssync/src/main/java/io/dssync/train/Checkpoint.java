@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -19,21 +20,26 @@ import java.util.Map;
  *
  * <p>Byte format (version 2), all big-endian: magic {@code DSSYNC-CKPT}, version, step, stages
  * done, total steps, run id, seed, optimizer steps, the settings as (name, value) text pairs, the
- * state and the optimizer state as length-prefixed float arrays, the fit's progress ({@link FitProgress}: early
- * stopping's best score, stage, evaluations since and best model, the learning rate a callback set), then a SHA-256
- * of all bytes before it. A file whose digest does not match is corrupt or partial and is never loaded. Version 1
- * files (no fit progress) still load, as a fit that has decided nothing yet.
+ * model ({@link CheckpointedModel} as UTF-8 JSON after an int length; 0 for none), the state and
+ * the optimizer state as length-prefixed float arrays, the fit's progress ({@link FitProgress}: early stopping's
+ * best score, stage, evaluations since and best model, the learning rate a callback set, the SWA mean and count),
+ * then a SHA-256 of all bytes before it. A file whose digest does not match is corrupt or partial and is never
+ * loaded. Version 1 is the same without the model and the fit's progress: it resumes as a fit that has decided
+ * nothing yet, but exporting it needs the data's shape given again (the spec depends on the data), which is why
+ * version 2 records it.
  */
 public record Checkpoint(long step, int stagesDone, long totalSteps, String runId, long seed,
-    Map<String, String> settings, float[] state, float[] optimizerState, long optimizerSteps, FitProgress fit) {
+    Map<String, String> settings, float[] state, float[] optimizerState, long optimizerSteps,
+    CheckpointedModel model, FitProgress fit) {
   static final String MAGIC = "DSSYNC-CKPT";
+  /** The version this build writes; it reads every version up to it. */
   static final int FORMAT_VERSION = 2;
   private static final int DIGEST_BYTES = 32;
 
-  /** A checkpoint of a fit without early stopping or callback decisions. */
-  public Checkpoint(long step, int stagesDone, long totalSteps, String runId, long seed, Map<String, String> settings,
-      float[] state, float[] optimizerState, long optimizerSteps) {
-    this(step, stagesDone, totalSteps, runId, seed, settings, state, optimizerState, optimizerSteps,
+  /** A checkpoint that records no model and no decisions of the fit (as version 1 files do). */
+  public Checkpoint(long step, int stagesDone, long totalSteps, String runId, long seed,
+      Map<String, String> settings, float[] state, float[] optimizerState, long optimizerSteps) {
+    this(step, stagesDone, totalSteps, runId, seed, settings, state, optimizerState, optimizerSteps, null,
         FitProgress.NONE);
   }
 
@@ -59,6 +65,9 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
         out.writeUTF(e.getKey());
         out.writeUTF(e.getValue());
       }
+      byte[] modelJson = model == null ? new byte[0] : model.toJson().getBytes(StandardCharsets.UTF_8);
+      out.writeInt(modelJson.length);
+      out.write(modelJson);
       FloatArrays.write(out, state);
       FloatArrays.write(out, optimizerState);
       fit.write(out);
@@ -88,7 +97,7 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
     }
     int version = in.readInt();
     if (version < 1 || version > FORMAT_VERSION) {
-      throw new IOException("format version " + version + ", this build reads 1 to " + FORMAT_VERSION);
+      throw new IOException("format version " + version + ", this build reads versions 1 to " + FORMAT_VERSION);
     }
     long step = in.readLong();
     int stagesDone = in.readInt();
@@ -101,10 +110,20 @@ public record Checkpoint(long step, int stagesDone, long totalSteps, String runI
     for (int i = 0; i < count; i++) {
       settings.put(in.readUTF(), in.readUTF());
     }
+    CheckpointedModel model = version >= 2 ? readModel(in) : null;
     float[] state = FloatArrays.read(in, in.available() / Float.BYTES);
     float[] optimizer = FloatArrays.read(in, in.available() / Float.BYTES);
     FitProgress fit = version >= 2 ? FitProgress.read(in, in.available() / Float.BYTES) : FitProgress.NONE;
-    return new Checkpoint(step, stagesDone, totalSteps, runId, seed, settings, state, optimizer, optimizerSteps, fit);
+    return new Checkpoint(step, stagesDone, totalSteps, runId, seed, settings, state, optimizer, optimizerSteps,
+        model, fit);
+  }
+
+  private static CheckpointedModel readModel(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length < 0 || length > in.available()) {
+      throw new IOException("model record length " + length + " exceeds the " + in.available() + " bytes left");
+    }
+    return length == 0 ? null : CheckpointedModel.fromJson(new String(in.readNBytes(length), StandardCharsets.UTF_8));
   }
 
   private static byte[] sha256(byte[] bytes, int length) {

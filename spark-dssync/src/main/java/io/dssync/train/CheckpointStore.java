@@ -106,6 +106,47 @@ public final class CheckpointStore {
     return new Loaded(Optional.empty(), null, skipped);
   }
 
+  /**
+   * The checkpoint {@code path} names, for a tool that reads one ({@code dssync export-model}): a checkpoint
+   * directory (its newest checkpoint that verifies; the ones skipped are listed), one {@code ckpt-<step>}
+   * directory, or its {@code checkpoint.bin}. Never empty: errors name the path and what to pass instead.
+   */
+  public static Loaded open(String path, Configuration hadoopConf) {
+    String fix = "Pass --checkpoint with the run's --checkpoint-dir (the newest checkpoint that verifies is"
+        + " taken), one ckpt-<step> directory in it, or that directory's " + FILE + ".";
+    CheckpointStore store = new CheckpointStore(path, hadoopConf);
+    try {
+      if (!store.fs.exists(store.dir)) {
+        throw Errors.checkpointExport(path, "no such file or directory", fix);
+      }
+      Path file = store.fs.getFileStatus(store.dir).isFile() ? store.dir : new Path(store.dir, FILE);
+      if (store.fs.exists(file)) {
+        try {
+          return new Loaded(Optional.of(Checkpoint.decode(store.readAll(file))), file.toString(), List.of());
+        } catch (IOException | RuntimeException e) {
+          throw Errors.checkpointExport(file.toString(), "it is not a checkpoint that verifies (" + e.getMessage()
+              + ")", "Pass an older ckpt-<step> directory beside it, or the whole --checkpoint-dir to take the"
+              + " newest checkpoint that verifies.");
+        }
+      }
+    } catch (IOException e) {
+      throw Errors.checkpointIo("read", path, e);
+    }
+    List<Path> all = store.checkpointsNewestFirst();
+    if (all.isEmpty()) {
+      throw Errors.checkpointExport(path, "the directory holds no checkpoint (no ckpt-<step> directories, no "
+          + FILE + ")", "Pass the --checkpoint-dir of a run that finished at least one stage (it writes a"
+          + " checkpoint every --checkpoint-every stages and at the end).");
+    }
+    Loaded loaded = store.newestValid();
+    if (loaded.checkpoint().isEmpty()) {
+      throw Errors.checkpointExport(path, "none of its " + all.size() + " checkpoints verifies ("
+          + String.join("; ", loaded.skipped()) + ")", "They are corrupt or partial copies; export a checkpoint"
+          + " from another copy of the directory.");
+    }
+    return loaded;
+  }
+
   /** Checkpoint directories by step, newest first; temporary ones are ignored. */
   public List<Path> checkpointsNewestFirst() {
     List<Path> found = new ArrayList<>();

@@ -224,6 +224,8 @@ public final class DsSyncTrainer {
     LearningRates lr = new LearningRates(config.learningRateSchedule(totalSteps), swa.startStep(),
         config.get(TrainerConfig.SWA_LEARNING_RATE), Double.NaN);
     CheckpointStore store = checkpointStore(sc);
+    // Once per run: a TorchScript file's digest is the same at every checkpoint.
+    CheckpointedModel checkpointed = store == null ? null : CheckpointedModel.of(spec);
 
     List<StageMetrics> history = new ArrayList<>();
     long started = System.nanoTime();
@@ -288,7 +290,7 @@ public final class DsSyncTrainer {
             .map(why -> new FitStop(finished, early.progress().bestStage(), why)).orElse(null);
         boolean checkpointDue = (stage + 1) % config.get(TrainerConfig.CHECKPOINT_EVERY) == 0 || stage == stages - 1;
         if (store != null && (checkpointDue || stop != null)) {
-          writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr, swa);
+          writeCheckpoint(store, checkpointed, end, stage, totalSteps, runId, consensus, early, lr, swa);
         }
         progress.onStage(metrics, StageSummaries.steps(done.work(), results), stages, totalSteps);
         if (stop == null && !callbacks.isEmpty()) {
@@ -299,7 +301,7 @@ public final class DsSyncTrainer {
           }
           stop = control.stopReason().map(why -> new FitStop(finished, finished, why)).orElse(null);
           if (stop != null && store != null && !checkpointDue) {
-            writeCheckpoint(store, end, stage, totalSteps, runId, consensus, early, lr, swa);
+            writeCheckpoint(store, checkpointed, end, stage, totalSteps, runId, consensus, early, lr, swa);
           }
         }
         if (stop == null && done.work().probeLinks() && auto.update(results, metrics.computeMsPerStep(),
@@ -680,10 +682,10 @@ public final class DsSyncTrainer {
     }
   }
 
-  private void writeCheckpoint(CheckpointStore store, long end, int stage, long totalSteps, String runId,
-      ConsensusState consensus, EarlyStopping early, LearningRates lr, SwaAverage swa) {
+  private void writeCheckpoint(CheckpointStore store, CheckpointedModel model, long end, int stage, long totalSteps,
+      String runId, ConsensusState consensus, EarlyStopping early, LearningRates lr, SwaAverage swa) {
     store.write(new Checkpoint(end, stage + 1, totalSteps, runId, config.get(TrainerConfig.SEED), settingsText(),
-        consensus.state(), consensus.optimizerState(), consensus.optimizerSteps(),
+        consensus.state(), consensus.optimizerState(), consensus.optimizerSteps(), model,
         new FitProgress(early.progress(), lr.setByCallback(), swa.mean(), swa.count())),
         config.get(TrainerConfig.CHECKPOINT_KEEP));
   }
