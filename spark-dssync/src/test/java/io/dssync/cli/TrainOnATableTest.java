@@ -59,6 +59,9 @@ class TrainOnATableTest {
     // The noise leaves 1 - 0.09 / 5.34 = 0.98 to explain; a model that learnt the columns gets most of it.
     assertTrue(Double.parseDouble(r2.group(1)) > 0.9, out);
     assertTrue(Files.exists(saved.resolve("metadata")) && Files.exists(saved.resolve("data/state.bin")), out);
+    String metadata = Files.readString(saved.resolve("metadata/part-00000"));
+    assertTrue(metadata.contains("\"class\":\"io.dssync.ml.DsSyncRegressionModel\""),
+        "an mse model is saved as a regression model: " + metadata);
   }
 
   @Test
