@@ -483,30 +483,15 @@ class EngineInvariantsTest {
   /** The same reference, its result the plain mean of what {@code part} reads from each replica at the end. */
   private float[] referenceRun(int n, OptimizerSpec opt, boolean averageEveryStep,
       Function<ModelReplica, float[]> part) {
-    List<LabeledArrays> shards = shards(n);
-    LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
-    List<ModelReplica> replicas = new ArrayList<>();
-    try {
-      List<ShardBatcher> batchers = new ArrayList<>();
-      for (int r = 0; r < n; r++) {
-        replicas.add(Replicas.create(model, opt, 1));
-        batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
-      }
-      float[] features = new float[BATCH * 784];
-      float[] labels = new float[BATCH];
+    try (ReferenceReplicas ref = new ReferenceReplicas(n, opt)) {
       for (int step = 0; step < STEPS; step++) {
-        for (int r = 0; r < n; r++) {
-          batchers.get(r).fill(step, features, labels);
-          replicas.get(r).trainStep(features, labels, BATCH, lr.at(step));
-        }
+        ref.trainStep(step);
         if (averageEveryStep && n > 1) {
-          float[] mean = mean(replicas);
-          replicas.forEach(rep -> rep.writeState(mean));
+          float[] mean = mean(ref.replicas);
+          ref.replicas.forEach(rep -> rep.writeState(mean));
         }
       }
-      return n == 1 ? part.apply(replicas.get(0)) : mean(replicas, part);
-    } finally {
-      replicas.forEach(ModelReplica::close);
+      return n == 1 ? part.apply(ref.replicas.get(0)) : mean(ref.replicas, part);
     }
   }
 
@@ -516,40 +501,19 @@ class EngineInvariantsTest {
    * out here, and every replica continues from it. Returns the final consensus and the momentum buffer.
    */
   private float[][] referenceOuterRun(int n, OptimizerSpec opt, boolean everyStep) {
-    List<LabeledArrays> shards = shards(n);
-    LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
-    List<ModelReplica> replicas = new ArrayList<>();
-    try {
-      List<ShardBatcher> batchers = new ArrayList<>();
-      for (int r = 0; r < n; r++) {
-        replicas.add(Replicas.create(model, opt, 1));
-        batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
-      }
-      float[] anchor = state(replicas.get(0));
-      float[] buffer = new float[replicas.get(0).trainableSize()];
-      float mu = (float) outer.momentum();
-      float rate = (float) outer.learningRate();
-      float[] features = new float[BATCH * 784];
-      float[] labels = new float[BATCH];
+    try (ReferenceReplicas ref = new ReferenceReplicas(n, opt)) {
+      float[] anchor = state(ref.replicas.get(0));
+      float[] buffer = new float[ref.replicas.get(0).trainableSize()];
       for (int step = 0; step < STEPS; step++) {
-        for (int r = 0; r < n; r++) {
-          batchers.get(r).fill(step, features, labels);
-          replicas.get(r).trainStep(features, labels, BATCH, lr.at(step));
-        }
+        ref.trainStep(step);
         if (everyStep || step == STEPS - 1) {
-          float[] next = mean(replicas);
-          for (int i = 0; i < buffer.length; i++) {
-            float g = anchor[i] - next[i];
-            buffer[i] = mu * buffer[i] + g;
-            next[i] = anchor[i] - rate * (outer.nesterov() ? g + mu * buffer[i] : buffer[i]);
-          }
+          float[] next = mean(ref.replicas);
+          outerStep(anchor, next, buffer);
           anchor = next;
-          replicas.forEach(rep -> rep.writeState(next));
+          ref.replicas.forEach(rep -> rep.writeState(next));
         }
       }
       return new float[][] {anchor, buffer};
-    } finally {
-      replicas.forEach(ModelReplica::close);
     }
   }
 
@@ -559,71 +523,78 @@ class EngineInvariantsTest {
    * rule; the last step ends in the plain mean of all replicas. Returns that mean and the mean of the buffers.
    */
   private float[][] referenceGroupOuterRun(int n, OptimizerSpec opt, GroupSchedule schedule) {
-    List<LabeledArrays> shards = shards(n);
-    LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
-    List<ModelReplica> replicas = new ArrayList<>();
-    try {
-      List<ShardBatcher> batchers = new ArrayList<>();
-      for (int r = 0; r < n; r++) {
-        replicas.add(Replicas.create(model, opt, 1));
-        batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
-      }
+    try (ReferenceReplicas ref = new ReferenceReplicas(n, opt)) {
+      List<ModelReplica> replicas = ref.replicas;
       int trainable = replicas.get(0).trainableSize();
       float[][] anchors = new float[n][];
       float[][] buffers = new float[n][trainable];
       for (int r = 0; r < n; r++) {
         anchors[r] = state(replicas.get(r));
       }
-      float mu = (float) outer.momentum();
-      float rate = (float) outer.learningRate();
-      float[] features = new float[BATCH * 784];
-      float[] labels = new float[BATCH];
       for (int step = 0; step < STEPS; step++) {
-        for (int r = 0; r < n; r++) {
-          batchers.get(r).fill(step, features, labels);
-          replicas.get(r).trainStep(features, labels, BATCH, lr.at(step));
-        }
+        ref.trainStep(step);
         if (step == STEPS - 1) {
           break;
         }
         float[][] next = new float[n][];
         for (int r = 0; r < n; r++) {
           int[] group = schedule.groupOf(r, step);
-          float[] mean = state(replicas.get(group[0]));
-          for (int m = 1; m < group.length; m++) {
-            float[] other = state(replicas.get(group[m]));
-            for (int i = 0; i < mean.length; i++) {
-              mean[i] += other[i];
-            }
+          if (group.length == 1) {
+            next[r] = state(replicas.get(r));
+            continue;
           }
-          for (int i = 0; i < mean.length; i++) {
-            mean[i] /= group.length;
+          List<ModelReplica> members = new ArrayList<>();
+          for (int m : group) {
+            members.add(replicas.get(m));
           }
-          if (group.length > 1) {
-            for (int i = 0; i < trainable; i++) {
-              float g = anchors[r][i] - mean[i];
-              buffers[r][i] = mu * buffers[r][i] + g;
-              mean[i] = anchors[r][i] - rate * (outer.nesterov() ? g + mu * buffers[r][i] : buffers[r][i]);
-            }
-            anchors[r] = mean;
-          }
-          next[r] = group.length > 1 ? mean : state(replicas.get(r));
+          next[r] = mean(members);
+          outerStep(anchors[r], next[r], buffers[r]);
+          anchors[r] = next[r];
         }
         for (int r = 0; r < n; r++) {
           replicas.get(r).writeState(next[r]);
         }
       }
-      float[] bufferMean = buffers[0].clone();
-      for (int r = 1; r < n; r++) {
-        for (int i = 0; i < trainable; i++) {
-          bufferMean[i] += buffers[r][i];
-        }
+      return new float[][] {mean(replicas), mean(Arrays.asList(buffers), buffer -> buffer)};
+    }
+  }
+
+  /** {@link #outer}'s rule written out: the first {@code buffer.length} floats of {@code average} move. */
+  private void outerStep(float[] anchor, float[] average, float[] buffer) {
+    float mu = (float) outer.momentum();
+    float rate = (float) outer.learningRate();
+    for (int i = 0; i < buffer.length; i++) {
+      float g = anchor[i] - average[i];
+      buffer[i] = mu * buffer[i] + g;
+      average[i] = anchor[i] - rate * (outer.nesterov() ? g + mu * buffer[i] : buffer[i]);
+    }
+  }
+
+  /** N replicas of the test's model, each training on its shard with the seeded batches the engine uses. */
+  private final class ReferenceReplicas implements AutoCloseable {
+    final List<ModelReplica> replicas = new ArrayList<>();
+    private final List<ShardBatcher> batchers = new ArrayList<>();
+    private final LearningRateSchedule lr = new LearningRateSchedule("constant", 0.05, 0, STEPS);
+    private final float[] features = new float[BATCH * 784];
+    private final float[] labels = new float[BATCH];
+
+    ReferenceReplicas(int n, OptimizerSpec opt) {
+      List<LabeledArrays> shards = shards(n);
+      for (int r = 0; r < n; r++) {
+        replicas.add(Replicas.create(model, opt, 1));
+        batchers.add(new ShardBatcher(shards.get(r), BATCH, SEED, r));
       }
-      for (int i = 0; i < trainable; i++) {
-        bufferMean[i] /= n;
+    }
+
+    void trainStep(int step) {
+      for (int r = 0; r < replicas.size(); r++) {
+        batchers.get(r).fill(step, features, labels);
+        replicas.get(r).trainStep(features, labels, BATCH, lr.at(step));
       }
-      return new float[][] {mean(replicas), bufferMean};
-    } finally {
+    }
+
+    @Override
+    public void close() {
       replicas.forEach(ModelReplica::close);
     }
   }
@@ -644,8 +615,9 @@ class EngineInvariantsTest {
     return mean(replicas, EngineInvariantsTest::state);
   }
 
-  private static float[] mean(List<ModelReplica> replicas, Function<ModelReplica, float[]> part) {
-    float[] sum = part.apply(replicas.get(0));
+  /** The plain mean (float sum in list order / size) of what {@code part} gives; its first array is not changed. */
+  private static <T> float[] mean(List<T> replicas, Function<T, float[]> part) {
+    float[] sum = part.apply(replicas.get(0)).clone();
     for (int r = 1; r < replicas.size(); r++) {
       float[] s = part.apply(replicas.get(r));
       for (int i = 0; i < sum.length; i++) {
