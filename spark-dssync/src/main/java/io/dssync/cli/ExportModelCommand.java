@@ -80,7 +80,7 @@ final class ExportModelCommand {
     requireStateFits(spec, checkpoint, loaded.path());
     TrainingResult result = new TrainingResult(new TrainedModel(spec, checkpoint.state()), List.of(),
         "exported from checkpoint " + loaded.path() + " (step " + checkpoint.step() + " of "
-            + checkpoint.totalSteps() + ")", checkpoint.step(), 0, List.of(), 0, -1, null);
+            + checkpoint.totalSteps() + ")", checkpoint.step(), 0, List.of(), 0, -1, null, -1);
     // A session already running in this JVM (a notebook, a test) is used and left running.
     scala.Option<SparkSession> running = SparkSession.getDefaultSession();
     SparkSession spark = running.isDefined() ? running.get() : localSession();

@@ -61,6 +61,21 @@ public record StageMetrics(
     return Double.NaN;
   }
 
+  /**
+   * The evaluated stage {@code modelStage} (counted from 0) of {@code history}, the stage whose consensus is the
+   * model; for -1 (the model is the last consensus) or a stage not found, the last evaluated one.
+   */
+  public static java.util.Optional<StageMetrics> ofModel(java.util.List<StageMetrics> history, int modelStage) {
+    if (modelStage >= 0) {
+      for (StageMetrics m : history) {
+        if (m.stage() == modelStage && m.evaluated()) {
+          return java.util.Optional.of(m);
+        }
+      }
+    }
+    return lastEvaluated(history);
+  }
+
   /** The last evaluated stage of {@code history}, if any. */
   public static java.util.Optional<StageMetrics> lastEvaluated(java.util.List<StageMetrics> history) {
     for (int i = history.size() - 1; i >= 0; i--) {

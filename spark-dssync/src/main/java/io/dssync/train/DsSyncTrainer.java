@@ -328,7 +328,8 @@ public final class DsSyncTrainer {
         consensus = swaModel(run, swa, consensus, consensusStep, stages, history, driverReplica, test, evalThreads,
             stepsPerEpoch);
       }
-      return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9, stop);
+      return run.result(consensus, history, config.describe(), (System.nanoTime() - started) / 1e9, stop,
+          bestIsEarlier && swa.count() == 0 ? early.progress().bestStage() : -1);
     } finally {
       sc.setJobDescription(null);
       // In local mode this JVM ran the tasks and keeps their replicas between stages; the fit is over.
@@ -367,8 +368,14 @@ public final class DsSyncTrainer {
       long resumedAtStep, StepFootprint ranksCheckMemory) {
     TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds,
         FitStop stop) {
+      return result(consensus, history, config, wallSeconds, stop, -1);
+    }
+
+    /** {@code modelStage}: the stage whose consensus {@code consensus} is, when not the last one run (else -1). */
+    TrainingResult result(ConsensusState consensus, List<StageMetrics> history, String config, double wallSeconds,
+        FitStop stop, int modelStage) {
       return new TrainingResult(new TrainedModel(spec, consensus.state()), List.copyOf(history), config, totalSteps,
-          wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep, stop);
+          wallSeconds, List.copyOf(retries), skippedRecords, resumedAtStep, stop, modelStage);
     }
   }
 

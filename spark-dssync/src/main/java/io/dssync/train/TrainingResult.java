@@ -8,8 +8,9 @@ import java.util.List;
  * The outcome of {@link DsSyncTrainer#fit}: the consensus model, the per-stage history, and what
  * happened on the way: the stage attempts that were retried (in order; empty when nothing
  * failed), the input rows dropped under {@code --bad-records skip}, the step the run resumed
- * at from a checkpoint (-1 when it started fresh), and why it stopped before its last planned stage
- * (null when it ran them all).
+ * at from a checkpoint (-1 when it started fresh), why it stopped before its last planned stage
+ * (null when it ran them all), and the stage (counted from 0) whose consensus is the model when that is
+ * not the last one run (early stopping's best; -1 otherwise).
  */
 public record TrainingResult(
     TrainedModel model,
@@ -20,7 +21,8 @@ public record TrainingResult(
     List<StageRetry> retries,
     long skippedRecords,
     long resumedAtStep,
-    FitStop stop)
+    FitStop stop,
+    int modelStage)
     implements Serializable {
 
   /** Whether early stopping or a callback ended the fit before its last planned stage. */
@@ -32,14 +34,14 @@ public record TrainingResult(
     return history.get(history.size() - 1);
   }
 
-  /** Test accuracy of the last evaluated stage (NaN when nothing was evaluated). */
+  /** Test accuracy of the model: its stage's evaluation (NaN when it was not evaluated). */
   public double finalTestAccuracy() {
-    return StageMetrics.finalTestAccuracy(history);
+    return StageMetrics.ofModel(history, modelStage).map(StageMetrics::testAccuracy).orElse(Double.NaN);
   }
 
   /** The model's test metric ("accuracy", "masked_accuracy", "auc") of the last evaluated stage. */
   public double finalTestMetric() {
-    return StageMetrics.lastEvaluated(history).map(StageMetrics::testMetric).orElse(Double.NaN);
+    return StageMetrics.ofModel(history, modelStage).map(StageMetrics::testMetric).orElse(Double.NaN);
   }
 
   /** Name of {@link #finalTestMetric()}: the task's metric of the trained model. */

@@ -72,6 +72,7 @@ class EstimatorStoppingTest {
     assertEquals(2, summary.stop().afterStage());
     assertEquals(0, summary.stop().modelStage());
     assertTrue(summary.stop().reason().contains("r2"), summary.stop().reason());
+    assertEquals(summary.history().get(0).testMetric(), summary.finalMetric(), "the final R2 is the best stage's");
     Vector prediction = model.predict((Vector) rows.first().getAs("features"));
     assertTrue(Double.isFinite(prediction.apply(0)), "the restored model predicts");
   }

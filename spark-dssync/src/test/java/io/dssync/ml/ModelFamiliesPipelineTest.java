@@ -132,15 +132,19 @@ class ModelFamiliesPipelineTest {
 
     // Edited by hand: drop the local file system's checksum file, which would no longer match.
     Files.deleteIfExists(metadata.resolveSibling(".part-00000.crc"));
-    // Version 1 had neither formatVersion nor fieldCardinalities, nor the stages' stageEndMs in its summary.
-    assertTrue(current.contains("\"stageEndMs\":"), current);
+    // Version 1 had neither formatVersion nor fieldCardinalities, nor the stages' stageEndMs, nor the summary's
+    // stop and model stage.
+    assertTrue(current.contains("\"stageEndMs\":") && current.contains("\"stop\":null")
+        && current.contains("\"modelStage\":null"), current);
     Files.writeString(metadata, current.replace("\"formatVersion\":" + ModelPersistence.FORMAT_VERSION + ",", "")
-        .replaceAll(",\"fieldCardinalities\":null", "").replaceAll(",\"stageEndMs\":[^,}]*", ""),
-        StandardCharsets.UTF_8);
+        .replaceAll(",\"fieldCardinalities\":null", "").replaceAll(",\"stageEndMs\":[^,}]*", "")
+        .replace(",\"stop\":null", "").replace(",\"modelStage\":null", ""), StandardCharsets.UTF_8);
     DsSyncClassificationModel v1 = DsSyncClassificationModel.load(path);
     assertArrayEquals(model.state(), v1.state());
     assertNull(v1.fieldCardinalities());
     assertEquals(model.summary().history().size(), v1.summary().history().size());
+    assertNull(v1.summary().stop());
+    assertEquals(model.summary().finalAccuracy(), v1.summary().finalAccuracy());
 
     Files.writeString(metadata, current.replace("\"formatVersion\":" + ModelPersistence.FORMAT_VERSION,
         "\"formatVersion\":99"), StandardCharsets.UTF_8);

@@ -18,7 +18,7 @@ public final class SaveOnNewerJava {
         .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
     try {
       DsSyncClassificationModel model = DsSyncClassificationModel.restore("model-on-newer-java",
-          new ModelSpec("mlp", 1, 2, 2, 2, 1L), new float[4], new TrainingSummary(List.of(), "", 0, 0, null), null);
+          new ModelSpec("mlp", 1, 2, 2, 2, 1L), new float[4], new TrainingSummary(List.of(), "", 0, 0, null, null), null);
       model.write().save(args[0]);
       System.out.println("saved " + args[0]);
     } catch (DsSyncException e) {

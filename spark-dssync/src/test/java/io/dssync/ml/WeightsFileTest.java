@@ -140,7 +140,8 @@ class WeightsFileTest {
 
   private Path save(ModelSpec spec, float[] state, String name) throws Exception {
     Path out = dir.resolve(name);
-    DsSyncClassificationModel.restore("uid-" + name, spec, state, new TrainingSummary(List.of(), "test", 0, 0, null), null)
+    DsSyncClassificationModel.restore("uid-" + name, spec, state,
+        new TrainingSummary(List.of(), "test", 0, 0, null, null), null)
         .write().session(session.spark()).save(out.toString());
     return out;
   }

@@ -84,6 +84,8 @@ class FitStoppingTest {
     assertEquals(3, result.history().size());
     assertTrue(result.stop().reason().contains("accuracy"), result.stop().reason());
     assertArrayEquals(firstStageOnly.model().state(), result.model().state(), "the best (first) stage's model");
+    assertEquals(result.history().get(0).testAccuracy(), result.finalTestAccuracy(),
+        "the final accuracy is the returned model's, not the last stage's");
     System.out.printf("[early-stop] stopped after stage %d of 8, model of stage %d: %s%n",
         result.stop().afterStage() + 1, result.stop().modelStage() + 1, result.stop().reason());
   }
