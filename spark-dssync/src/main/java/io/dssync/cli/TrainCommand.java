@@ -73,7 +73,7 @@ final class TrainCommand {
           "dssync train: schedule=%s g=%d workers=%d steps=%d wall=%.1fs final_test_accuracy=%.4f"
               + " final_test_metric=%s:%.4f sync_share=%.3f sync_ms_per_step=%.2f sync_wait_ms_per_step=%.2f"
               + " compute_ms_per_step=%.2f samples_per_s=%.0f driver_block_reports=%d%n",
-          config.get(TrainerConfig.SCHEDULE), config.groupSize(), config.workers(), result.totalSteps(),
+          config.get(TrainerConfig.SCHEDULE), config.groupSize(), config.workers(), result.stepsReached(),
           result.wallSeconds(), result.finalTestAccuracy(), result.finalTestMetricName(),
           result.finalTestMetric(), result.meanSyncShare(),
           StageMetrics.meanOverStages(result.history(), StageMetrics::syncMsPerStep),

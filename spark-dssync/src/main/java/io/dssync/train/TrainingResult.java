@@ -30,6 +30,12 @@ public record TrainingResult(
     return stop != null;
   }
 
+  /** The step training reached: the planned {@link #totalSteps} unless early stopping or a callback ended it. */
+  public long stepsReached() {
+    long reached = history.stream().mapToLong(StageMetrics::endStep).max().orElse(0);
+    return Math.min(totalSteps, Math.max(reached, resumedAtStep));
+  }
+
   public StageMetrics last() {
     return history.get(history.size() - 1);
   }

@@ -82,6 +82,7 @@ class FitStoppingTest {
     assertEquals(0, result.stop().modelStage());
     assertEquals(2, result.stop().afterStage(), "patience 2 after the best stage 1");
     assertEquals(3, result.history().size());
+    assertEquals(12, result.stepsReached(), "3 stages of 4 steps of the 32 planned");
     assertTrue(result.stop().reason().contains("accuracy"), result.stop().reason());
     assertArrayEquals(firstStageOnly.model().state(), result.model().state(), "the best (first) stage's model");
     assertEquals(result.history().get(0).testAccuracy(), result.finalTestAccuracy(),
