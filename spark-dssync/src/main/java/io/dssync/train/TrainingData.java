@@ -72,7 +72,7 @@ public record TrainingData(
   /** Wraps a loaded dataset: the training split as a DataFrame, the test split kept on the driver. */
   public static TrainingData of(SparkSession spark, DatasetSplits splits, int slices) {
     Broadcast<LabeledArrays> train = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(splits.train());
-    Dataset<Row> frame = DataFrames.toDataFrame(spark, train, slices);
+    Dataset<Row> frame = DataFrames.toDataFrame(spark, train, splits.train().labelWidth(), slices);
     return new TrainingData(frame, "features", "label", splits.channels(), splits.height(), splits.width(),
         splits.train().numClasses(), splits.test(), splits.vocabSize(), train, null, splits.train().labelWidth());
   }

@@ -46,11 +46,16 @@ public final class DataFrames {
   public static Dataset<Row> toDataFrame(SparkSession spark, LabeledArrays data, int numSlices) {
     requireSlices(numSlices); // before the broadcast, which a bad count would waste
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    return toDataFrame(spark, jsc.broadcast(data), numSlices);
+    return toDataFrame(spark, jsc.broadcast(data), data.labelWidth(), numSlices);
   }
 
-  /** As above from a broadcast of the examples, which the caller may use for other work too. */
-  public static Dataset<Row> toDataFrame(SparkSession spark, Broadcast<LabeledArrays> shared, int numSlices) {
+  /**
+   * As above from a broadcast of the examples, which the caller may use for other work too. The
+   * label width comes from the caller's arrays: reading {@code shared.value()} on the driver can
+   * deserialize a second copy when the broadcast spilled to disk, twice the heap.
+   */
+  public static Dataset<Row> toDataFrame(SparkSession spark, Broadcast<LabeledArrays> shared, int labelWidth,
+      int numSlices) {
     requireSlices(numSlices);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     // Exactly numSlices partitions, some empty when there are fewer examples than slices.
@@ -59,8 +64,8 @@ public final class DataFrames {
         .mapPartitions(ids -> rowsOf(shared.value(), ids.next(), numSlices), true);
     StructType schema = new StructType(new StructField[] {
         DataTypes.createStructField(FEATURES, SQLDataTypes.VectorType(), false),
-        DataTypes.createStructField(LABEL, shared.value().labelWidth() == 1 ? DataTypes.DoubleType
-            : SQLDataTypes.VectorType(), false)});
+        DataTypes.createStructField(LABEL, labelWidth == 1 ? DataTypes.DoubleType : SQLDataTypes.VectorType(),
+            false)});
     return spark.createDataFrame(rows, schema);
   }
 

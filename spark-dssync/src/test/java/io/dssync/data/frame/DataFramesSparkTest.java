@@ -86,7 +86,7 @@ class DataFramesSparkTest {
     Broadcast<LabeledArrays> shared = jsc.broadcast(input);
     for (int workers : new int[] {1, 2, 3, 5}) {
       // The frame in 2 partitions: its shards come through the shuffle of pieces.
-      List<LabeledArrays> viaFrame = ShardedData.shard(DataFrames.toDataFrame(spark, shared, 2), "features", "label",
+      List<LabeledArrays> viaFrame = ShardedData.shard(DataFrames.toDataFrame(spark, shared, 1, 2), "features", "label",
           784, Labels.classes(10), workers).collect();
       List<LabeledArrays> inMemory = ShardedData.shard(jsc, shared, workers).collect();
       assertEquals(workers, inMemory.size());
