@@ -2,6 +2,7 @@ package io.dssync.cli;
 
 import io.dssync.bench.Benchmarks;
 import io.dssync.errors.DsSyncException;
+import io.dssync.errors.Errors;
 import java.io.PrintStream;
 import java.util.Arrays;
 
@@ -50,11 +51,19 @@ public final class Main {
         }
       };
     } catch (DsSyncException e) {
-      err.println("dssync: " + e.getMessage());
-      return switch (e.kind()) {
-        case CONFIG, DATASET -> 2;
-        default -> 1;
-      };
+      return report(e, err);
+    } catch (OutOfMemoryError e) {
+      // The command ends here either way: say which heap to raise instead of the JVM's stack trace.
+      Runtime rt = Runtime.getRuntime();
+      return report(Errors.driverOutOfHeap(rt.maxMemory(), rt.totalMemory() - rt.freeMemory()), err);
     }
+  }
+
+  private static int report(DsSyncException e, PrintStream err) {
+    err.println("dssync: " + e.getMessage());
+    return switch (e.kind()) {
+      case CONFIG, DATASET -> 2;
+      default -> 1;
+    };
   }
 }

@@ -234,10 +234,15 @@ public final class Errors {
   }
 
   /**
-   * The thread running a fit was interrupted {@code when} ("during stage 3 (steps 200-299), whose
-   * Spark job was cancelled"); {@code keptAfterStep} is the last step of the consensus kept as the
-   * partial result, or -1 when nothing was trained.
+   * The driver's own thread ran out of heap outside the allocations {@link #outOfHeap} guards (Spark
+   * reading a spilled broadcast back, say): which of them fails first depends on the collector.
    */
+  public static DsSyncException driverOutOfHeap(long maxHeap, long usedHeap) {
+    return new DsSyncException(ErrorKind.CONFIG, String.format(Locale.ROOT, "Out of Java heap in the driver (the"
+        + " heap holds at most %d MiB, %d MiB of it in use): it is ", maxHeap >> 20, usedHeap >> 20)
+        + heapAdvice(true));
+  }
+
   /** A user's stage callback threw after stage {@code stage} (counted from 1): the fit ends there. */
   public static DsSyncException callbackFailed(String callbackClass, int stage, RuntimeException cause) {
     return new DsSyncException(ErrorKind.CALLBACK, "The stage callback " + callbackClass + " threw after stage "
@@ -246,6 +251,11 @@ public final class Errors {
         + " checkpoint directory with --resume.", cause);
   }
 
+  /**
+   * The thread running a fit was interrupted {@code when} ("during stage 3 (steps 200-299), whose
+   * Spark job was cancelled"); {@code keptAfterStep} is the last step of the consensus kept as the
+   * partial result, or -1 when nothing was trained.
+   */
   public static DsSyncException interrupted(String when, long keptAfterStep) {
     return new DsSyncException(ErrorKind.INTERRUPTED, "Training was interrupted " + when + ": nothing more is"
         + " trained" + (keptAfterStep >= 0 ? "; the consensus after step " + keptAfterStep + " is kept as the partial"

@@ -147,7 +147,10 @@ class ScriptReplicaTest {
         largest = Math.max(largest, Math.abs(ours[i] - theirs[i]));
         moved = Math.max(moved, Math.abs(ours[i] - start[i]));
       }
-      assertTrue(largest < 1e-5 && moved > 1e-2, "largest difference " + largest + ", largest move " + moved);
+      // Two libtorch builds sum in different orders (by the CPU's vector width): float32 rounding
+      // differs by up to 3e-5 after these four steps on some CPUs, while a different update rule
+      // (momentum, learning rate, BatchNorm statistics) moves parameters by 1e-3 and more.
+      assertTrue(largest < 1e-4 && moved > 1e-2, "largest difference " + largest + ", largest move " + moved);
     }
   }
 
