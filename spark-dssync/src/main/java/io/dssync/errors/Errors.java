@@ -409,7 +409,7 @@ public final class Errors {
   }
 
   /** The fix for a Java that Spark does not support, in every message that needs it. */
-  public static final String SUPPORTED_JAVA = "Run dssync on Java 17 or 21, the versions Spark 4.1 supports:"
+  public static final String SUPPORTED_JAVA = "Run dssync on Java 17 or 21 (on Spark 3.5: 17), the versions Spark supports:"
       + " set JAVA_HOME to such a JDK (./dssync, Maven and spark-submit use it).";
 
   /**

@@ -162,7 +162,7 @@ final class ModelPersistence {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static ObjectNode params(scala.collection.immutable.Seq<ParamPair<?>> pairs) throws IOException {
+    private static ObjectNode params(scala.collection.Seq<ParamPair<?>> pairs) throws IOException {
       ObjectNode node = JSON.createObjectNode();
       scala.collection.Iterator<ParamPair<?>> it = pairs.iterator();
       while (it.hasNext()) {

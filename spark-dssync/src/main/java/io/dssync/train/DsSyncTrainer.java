@@ -621,7 +621,7 @@ public final class DsSyncTrainer {
   }
 
   /**
-   * Spark 4.1 supports Java 17 and 21. Others may train, but from Java 23 on Hadoop's file systems
+   * Spark 4 supports Java 17 and 21, Spark 3.5 Java 17 (and 8 and 11, below what dssync needs). Others may train, but from Java 23 on Hadoop's file systems
    * refuse to log in ({@link Errors#throughHadoop}): said at the start of a fit, not at its first
    * checkpoint or at the model's save after hours of training.
    */
@@ -629,7 +629,7 @@ public final class DsSyncTrainer {
     if (feature == 17 || feature == 21) {
       return java.util.Optional.empty();
     }
-    return java.util.Optional.of("Java " + feature + " is not a version Spark 4.1 supports (17 and 21)"
+    return java.util.Optional.of("Java " + feature + " is not a version Spark supports (17, and 21 from Spark 4.0)"
         + (feature >= 23 ? "; training runs, but Hadoop's file systems refuse it, so checkpoints (--checkpoint-dir,"
             + " --resume), metrics files (--metrics-out) and saved models fail" : "")
         + ". " + Errors.SUPPORTED_JAVA);

@@ -14,8 +14,6 @@ import io.dssync.schedule.GroupSchedule;
 import io.dssync.transport.PushTransport;
 import java.io.Serializable;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.Iterator;
 import org.apache.spark.BarrierTaskContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,8 +81,7 @@ class WorkerTask
           work.crossRack() == CrossRackPrecision.FP16 ? work.racks().rackOfRank(hosts) : null);
       trainedToTheEnd = true;
       WorkerResult result = with(trained, links, from.fetched());
-      Iterator<WorkerResult> out = Collections.singletonList(result).iterator();
-      return scala.jdk.javaapi.CollectionConverters.asScala(out);
+      return scala.collection.Iterator$.MODULE$.single(result);
     } finally {
       // The next stage writes the replica's whole state before it trains, so it may reuse this one.
       if (trainedToTheEnd) {

@@ -13,8 +13,11 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.rpc.RpcEndpointRef;
 import org.apache.spark.rpc.RpcTimeout;
 import org.apache.spark.util.RpcUtils;
+import org.apache.spark.util.ThreadUtils;
 import scala.concurrent.duration.FiniteDuration;
 import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction1;
+import scala.util.Try;
 
 /**
  * The all-gather that opens a stage's transport: what {@link BarrierTaskContext#allGather} does,
@@ -77,7 +80,16 @@ final class BarrierRendezvous {
     RpcTimeout untimed = new RpcTimeout(FiniteDuration.apply(365, TimeUnit.DAYS), "barrierTimeout");
     scala.concurrent.Future<String[]> future = coordinator.ask(request, untimed,
         ClassTag$.MODULE$.apply(String[].class));
-    return scala.jdk.javaapi.FutureConverters.asJava(future).toCompletableFuture();
+    CompletableFuture<String[]> reply = new CompletableFuture<>();
+    // Completed on the thread that completes Spark's future (the RPC reply), as Scala 2.13's converter does;
+    // written against what Scala 2.12 and 2.13 share.
+    future.onComplete(new AbstractFunction1<Try<String[]>, Boolean>() {
+      @Override
+      public Boolean apply(Try<String[]> result) {
+        return result.isSuccess() ? reply.complete(result.get()) : reply.completeExceptionally(result.failed().get());
+      }
+    }, ThreadUtils.sameThread());
+    return reply;
   }
 
   private static void killIfInterrupted(BarrierTaskContext ctx, CompletableFuture<String[]> reply) {

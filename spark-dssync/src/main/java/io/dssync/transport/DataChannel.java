@@ -15,7 +15,6 @@ import org.apache.spark.network.client.TransportClientBootstrap;
 import org.apache.spark.network.client.TransportClientFactory;
 import org.apache.spark.network.crypto.AuthClientBootstrap;
 import org.apache.spark.network.crypto.AuthServerBootstrap;
-import org.apache.spark.network.netty.SparkTransportConf;
 import org.apache.spark.network.server.OneForOneStreamManager;
 import org.apache.spark.network.server.RpcHandler;
 import org.apache.spark.network.server.StreamManager;
@@ -24,7 +23,6 @@ import org.apache.spark.network.server.TransportServerBootstrap;
 import org.apache.spark.network.util.TransportConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.Option;
 
 /**
  * One task's endpoint for pushed parts, built on Spark's own network library (the layer under
@@ -72,8 +70,7 @@ final class DataChannel implements AutoCloseable {
     SparkConf conf = env.conf();
     SecurityManager security = env.securityManager();
     // One event-loop thread each side: a task's parts are consumed in order by one task thread anyway.
-    TransportConf transportConf = SparkTransportConf.fromSparkConf(
-        conf, MODULE, 1, Option.empty(), Option.apply(security.getRpcSSLOptions()));
+    TransportConf transportConf = SparkVersions.transportConf(conf, MODULE, 1, security);
     List<TransportServerBootstrap> serverBoot = new ArrayList<>();
     List<TransportClientBootstrap> clientBoot = new ArrayList<>();
     if (security.isAuthenticationEnabled()) {

@@ -14,6 +14,7 @@ import io.dssync.models.BuiltInModel;
 import io.dssync.models.LossKind;
 import io.dssync.models.ModelSpec;
 import io.dssync.models.TorchScriptModel;
+import io.dssync.testing.ScalaLists;
 import io.dssync.testing.TestSpark;
 import io.dssync.testing.TorchScripts;
 import io.dssync.train.TrainerConfig;
@@ -128,7 +129,7 @@ class DsSyncClassifierSparkMlTest {
         .getParam("learningRate");
     CrossValidator tuning = new CrossValidator().setEstimator(dssync).setNumFolds(2).setSeed(3)
         .setEstimatorParamMaps(new ParamGridBuilder().addGrid(lr,
-            scala.jdk.javaapi.CollectionConverters.asScala(List.<Object>of(1e-6, 0.01))).build())
+            ScalaLists.of(List.<Object>of(1e-6, 0.01))).build())
         .setEvaluator(new MulticlassClassificationEvaluator().setMetricName("accuracy"));
     CrossValidatorModel tuned = tuning.fit(threeClasses);
 

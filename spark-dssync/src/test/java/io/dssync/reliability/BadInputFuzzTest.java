@@ -12,6 +12,7 @@ import io.dssync.metrics.ProgressListener;
 import io.dssync.ml.DsSyncClassificationModel;
 import io.dssync.ml.DsSyncClassifier;
 import io.dssync.ml.TrainingSummary;
+import io.dssync.testing.ScalaLists;
 import io.dssync.testing.TestSpark;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.Setting;
@@ -87,7 +88,7 @@ class BadInputFuzzTest {
         case LABEL_FRACTION -> label = 1.5;
         default -> { }
       }
-      return RowFactory.create(f == null ? null : scala.jdk.javaapi.CollectionConverters.asScala(f).toSeq(),
+      return RowFactory.create(f == null ? null : ScalaLists.of(f),
           this == NULL_LABEL ? null : label);
     }
   }
@@ -235,7 +236,7 @@ class BadInputFuzzTest {
   private static List<Row> goodRows(SplittableRandom random, int n) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      rows.add(RowFactory.create(scala.jdk.javaapi.CollectionConverters.asScala(good(random)).toSeq(),
+      rows.add(RowFactory.create(ScalaLists.of(good(random)),
           (double) random.nextInt(CLASSES)));
     }
     return rows;

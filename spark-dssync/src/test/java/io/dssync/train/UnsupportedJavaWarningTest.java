@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** A fit on a Java that Spark 4.1 does not support warns at its start, naming what will fail and the fix. */
 class UnsupportedJavaWarningTest {
   @Test
-  void theJavasSpark41SupportsDoNotWarn() {
+  void theJavasSpark4SupportsDoNotWarn() {
     assertEquals(Optional.empty(), DsSyncTrainer.unsupportedJava(17));
     assertEquals(Optional.empty(), DsSyncTrainer.unsupportedJava(21));
   }
@@ -17,7 +17,7 @@ class UnsupportedJavaWarningTest {
   @Test
   void anotherJavaIsNamedWithTheFix() {
     String w = DsSyncTrainer.unsupportedJava(22).orElseThrow();
-    assertTrue(w.startsWith("Java 22 is not a version Spark 4.1 supports") && w.contains("JAVA_HOME"), w);
+    assertTrue(w.startsWith("Java 22 is not a version Spark supports") && w.contains("JAVA_HOME"), w);
     assertTrue(!w.contains("Hadoop"), "Java 22 still runs Hadoop's login: " + w);
   }
 

@@ -13,13 +13,11 @@ import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.client.TransportClientBootstrap;
 import org.apache.spark.network.client.TransportClientFactory;
 import org.apache.spark.network.crypto.AuthClientBootstrap;
-import org.apache.spark.network.netty.SparkTransportConf;
 import org.apache.spark.network.sasl.SecretKeyHolder;
 import org.apache.spark.network.server.OneForOneStreamManager;
 import org.apache.spark.network.server.RpcHandler;
 import org.apache.spark.network.server.StreamManager;
 import org.apache.spark.network.util.TransportConf;
-import scala.Option;
 
 /**
  * A client built by hand (as an intruder on the network would), pushing a part into a task's
@@ -33,7 +31,7 @@ final class PartPushProbe {
   /** "accepted" when the receiving task acknowledged the part, else "rejected (reason)". */
   static String push(PeerAddress to, PartHeader header, float[] floats, Credentials credentials) {
     SparkConf conf = SparkEnv.get().conf();
-    TransportConf transportConf = SparkTransportConf.fromSparkConf(conf, "dssync", 1, Option.empty(), Option.empty());
+    TransportConf transportConf = SparkVersions.transportConf(conf, "dssync", 1, SparkEnv.get().securityManager());
     java.util.List<TransportClientBootstrap> boot = new java.util.ArrayList<>();
     if (credentials == Credentials.RIGHT) {
       boot.add(new AuthClientBootstrap(transportConf, conf.getAppId(), SparkEnv.get().securityManager()));

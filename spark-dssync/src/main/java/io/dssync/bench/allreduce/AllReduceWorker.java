@@ -52,7 +52,7 @@ final class AllReduceWorker
       double rawAfter = rawProbe(ctx, rank, host, receiver, sender);
       AllReduceWorkerResult result = cells.withRawAfter(rawAfter);
       // As text: under spark.kryo.registrationRequired Spark's Kryo knows String[] but not our classes.
-      return scala.jdk.javaapi.CollectionConverters.asScala(List.of(result.encode()).iterator());
+      return scala.collection.Iterator$.MODULE$.single(result.encode());
     }
   }
 

@@ -3,6 +3,7 @@ package io.dssync.data.frame;
 import io.dssync.data.HeapArrays;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.Labels;
+import io.dssync.data.ScalaSeqs;
 import io.dssync.errors.Errors;
 import java.util.Arrays;
 import java.util.List;
@@ -60,7 +61,7 @@ final class RowPacker {
         features[offset + indices[k]] = finite(values[k], indices[k]);
       }
     } else if (featureValue instanceof scala.collection.Seq<?> seq) {
-      copyList(scala.jdk.javaapi.CollectionConverters.asJava(seq), offset);
+      copyList(ScalaSeqs.asList(seq), offset);
     } else if (featureValue instanceof List<?> list) {
       copyList(list, offset);
     } else {
@@ -97,7 +98,7 @@ final class RowPacker {
         labels[offset + j] = labelValue(vector.apply(j), j);
       }
     } else if (value instanceof scala.collection.Seq<?> seq) {
-      labelList(scala.jdk.javaapi.CollectionConverters.asJava(seq), offset);
+      labelList(ScalaSeqs.asList(seq), offset);
     } else if (value instanceof List<?> list) {
       labelList(list, offset);
     } else {

@@ -1,5 +1,6 @@
 package io.dssync.data.table;
 
+import io.dssync.data.ScalaSeqs;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.spark.ml.linalg.Vector;
@@ -112,7 +113,7 @@ final class RowReader implements Serializable {
       out = v.toArray();
     } else {
       List<?> values = value instanceof List<?> list ? list
-          : scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Seq<?>) value);
+          : ScalaSeqs.asList((scala.collection.Seq<?>) value);
       out = new double[values.size()];
       for (int j = 0; j < out.length; j++) {
         if (values.get(j) == null) {

@@ -56,7 +56,7 @@ public final class TableReader {
     try {
       table = source.format().reader(spark).load(path);
     } catch (Exception e) { // AnalysisException and SparkException are checked, thrown undeclared from Scala
-      if (e instanceof SparkThrowable t && "UNABLE_TO_INFER_SCHEMA".equals(t.getCondition())) {
+      if (e instanceof SparkThrowable t && "UNABLE_TO_INFER_SCHEMA".equals(t.getErrorClass())) {
         throw Errors.emptyTable(path, "it has no data files that Spark's " + source.format() + " reader can read");
       }
       throw Errors.tableUnreadable(path, source.format().sparkName(), e);

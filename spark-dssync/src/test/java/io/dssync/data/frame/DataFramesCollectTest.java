@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
+import io.dssync.testing.ScalaLists;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -46,7 +47,7 @@ class DataFramesCollectTest {
     LabeledArrays out = DataFrames.collect(rows(
         RowFactory.create(Vectors.dense(1, 2, 3), 0.0),
         RowFactory.create(Vectors.sparse(3, new int[] {1}, new double[] {5}), 3),
-        RowFactory.create(scala.jdk.javaapi.CollectionConverters.asScala(List.of(7.0, 8.0, 9.0)), 2L),
+        RowFactory.create(ScalaLists.of(List.of(7.0, 8.0, 9.0)), 2L),
         RowFactory.create(List.of(1f, 0f, 2f), (short) 1)), 0, 1, 3, Labels.classes(4), WHERE);
     assertArrayEquals(new float[] {1, 2, 3, 0, 5, 0, 7, 8, 9, 1, 0, 2}, out.features());
     assertArrayEquals(new float[] {0, 3, 2, 1}, out.labels());
