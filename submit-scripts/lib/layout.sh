@@ -37,6 +37,15 @@ app_jars_csv() {
   echo "${jars[*]}"
 }
 
+# The Scala version the build's Spark was compiled for (2.12 or 2.13), from its spark-core jar's name:
+# Spark's launcher wants it even when the jars come from a class path.
+build_scala_version() {
+  local core=("$build_dir"/lib/spark-core_*.jar)
+  [[ -e "${core[0]}" ]] || die "no Spark jars in $build_dir/lib; run mvn -DskipTests package"
+  local name=${core[0]##*/spark-core_}
+  echo "${name%%-*}"
+}
+
 # A SPARK_HOME whose jars/ holds Spark and its dependencies: the build's lib/ minus the app jars.
 # Workers launch executors (and cluster-mode drivers) from $SPARK_HOME/jars, like a distribution.
 spark_dist_home() {

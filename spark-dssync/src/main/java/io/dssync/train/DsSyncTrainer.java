@@ -135,7 +135,7 @@ public final class DsSyncTrainer {
     oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
         Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
     config.ignoredSettings().forEach(LOG::warn);
-    unsupportedJava(Runtime.version().feature()).ifPresent(LOG::warn);
+    unsupportedJava(Runtime.version().feature(), org.apache.hadoop.util.VersionInfo.getVersion()).ifPresent(LOG::warn);
     Map<String, String> executorEnv = new java.util.HashMap<>();
     for (scala.Tuple2<String, String> e : sc.conf().getAllWithPrefix("spark.executorEnv.")) {
       executorEnv.put(e._1(), e._2());
@@ -621,18 +621,31 @@ public final class DsSyncTrainer {
   }
 
   /**
-   * Spark 4 supports Java 17 and 21, Spark 3.5 Java 17 (and 8 and 11, below what dssync needs). Others may train, but from Java 23 on Hadoop's file systems
-   * refuse to log in ({@link Errors#throughHadoop}): said at the start of a fit, not at its first
-   * checkpoint or at the model's save after hours of training.
+   * Spark 4 supports Java 17 and 21, Spark 3.5 Java 17 (and 8 and 11, below what dssync needs). Others
+   * may train, but from Java 23 on the file systems of Hadoop before 3.5 refuse to log in
+   * ({@link Errors#throughHadoop}): said at the start of a fit, not at its first checkpoint or at the
+   * model's save after hours of training.
    */
-  static java.util.Optional<String> unsupportedJava(int feature) {
+  static java.util.Optional<String> unsupportedJava(int feature, String hadoopVersion) {
     if (feature == 17 || feature == 21) {
       return java.util.Optional.empty();
     }
     return java.util.Optional.of("Java " + feature + " is not a version Spark supports (17, and 21 from Spark 4.0)"
-        + (feature >= 23 ? "; training runs, but Hadoop's file systems refuse it, so checkpoints (--checkpoint-dir,"
-            + " --resume), metrics files (--metrics-out) and saved models fail" : "")
+        + (hadoopRefuses(feature, hadoopVersion) ? "; training runs, but Hadoop " + hadoopVersion + "'s file systems"
+            + " refuse it, so checkpoints (--checkpoint-dir, --resume), metrics files (--metrics-out) and saved"
+            + " models fail" : "")
         + ". " + Errors.SUPPORTED_JAVA);
+  }
+
+  /**
+   * Whether Hadoop {@code hadoopVersion}'s login fails on Java {@code feature}: Hadoop before 3.5 logs in
+   * through {@code Subject.getSubject}, which Java 23 and later refuse; 3.5 (Spark 4.2's) does not.
+   */
+  public static boolean hadoopRefuses(int feature, String hadoopVersion) {
+    String[] parts = hadoopVersion.split("[.-]");
+    int major = Integer.parseInt(parts[0]);
+    int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+    return feature >= 23 && (major < 3 || (major == 3 && minor < 5));
   }
 
   /**

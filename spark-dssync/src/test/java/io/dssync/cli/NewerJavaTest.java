@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.dssync.train.DsSyncTrainer;
 import io.dssync.testing.ChildJvm;
 import io.dssync.testing.ChildJvm.Run;
 import java.io.IOException;
@@ -14,14 +15,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.apache.hadoop.util.VersionInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * On a Java that refuses Hadoop's login (24 and later), a dssync command that opens a Hadoop path
- * fails naming the path and the fix, instead of an
- * UnsupportedOperationException from inside Hadoop. Runs the real command on such a JDK when one
- * is installed next to the one running the tests (or named by DSSYNC_TEST_NEWER_JDK).
+ * On a Java whose Hadoop login fails (24 and later, with Hadoop before 3.5), a dssync command that opens a
+ * Hadoop path fails naming the path and the fix, instead of an UnsupportedOperationException from inside
+ * Hadoop; with Hadoop 3.5 (the spark-4.2 build) the same command works. Runs the real command on such a
+ * JDK when one is installed next to the one running the tests (or named by DSSYNC_TEST_NEWER_JDK).
  */
 class NewerJavaTest {
   @Test
@@ -34,6 +36,11 @@ class NewerJavaTest {
         metrics.toString());
     String output = run.output();
     int feature = feature(jdk);
+    if (!DsSyncTrainer.hadoopRefuses(feature, VersionInfo.getVersion())) {
+      assertEquals(0, run.exitCode(), output);
+      assertTrue(Files.exists(dir.resolve("report/loss_vs_step.png")), output);
+      return;
+    }
     assertEquals(2, run.exitCode(), output);
     assertTrue(output.contains("dssync: Cannot open " + metrics + " on Java " + feature + ": "), output);
     assertTrue(output.contains("JAVA_HOME"), output);
@@ -46,6 +53,11 @@ class NewerJavaTest {
     Path jdk = newerJdkOrSkip();
     Path saved = dir.resolve("model");
     Run run = run(jdk, "io.dssync.ml.SaveOnNewerJava", saved.toString());
+    if (!DsSyncTrainer.hadoopRefuses(feature(jdk), VersionInfo.getVersion())) {
+      assertEquals(0, run.exitCode(), run.output());
+      assertTrue(Files.exists(saved.resolve("metadata")), run.output());
+      return;
+    }
     assertEquals(3, run.exitCode(), run.output());
     assertTrue(run.output().contains("dssync: Cannot open " + saved + " on Java " + feature(jdk) + ": "),
         run.output());

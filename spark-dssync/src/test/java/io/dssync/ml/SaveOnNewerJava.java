@@ -17,8 +17,10 @@ public final class SaveOnNewerJava {
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
     try {
+      // The mlp's layers on a 1x2x2 input and 2 classes: 4x256 + 256, 256x128 + 128, 128x2 + 2.
+      float[] state = new float[4 * 256 + 256 + 256 * 128 + 128 + 128 * 2 + 2];
       DsSyncClassificationModel model = DsSyncClassificationModel.restore("model-on-newer-java",
-          new ModelSpec("mlp", 1, 2, 2, 2, 1L), new float[4], new TrainingSummary(List.of(), "", 0, 0, null, null), null);
+          new ModelSpec("mlp", 1, 2, 2, 2, 1L), state, new TrainingSummary(List.of(), "", 0, 0, null, null), null);
       model.write().save(args[0]);
       System.out.println("saved " + args[0]);
     } catch (DsSyncException e) {

@@ -36,8 +36,8 @@ import scala.runtime.BoxedUnit;
  * that uses the default session.
  *
  * <p>Needs what the surefire configuration provides: env {@code SPARK_HOME} (a folder with a
- * {@code jars/} subfolder, created here if missing) and {@code SPARK_SCALA_VERSION=2.13}, system
- * properties {@code dssync.buildDir} and {@code surefire.test.class.path} (classes reach
+ * {@code jars/} subfolder, created here if missing) and {@code SPARK_SCALA_VERSION} (Spark's Scala
+ * version), system properties {@code dssync.buildDir} and {@code surefire.test.class.path} (classes reach
  * executors through {@code spark.executor.extraClassPath}). Executors get {@code
  * -Dai.djl.offline=true} and the test JVM's {@code ENGINE_CACHE_DIR}, so DJL unpacks its native
  * library once into a shared cache. Executor logs: {@code $SPARK_HOME/work/app-* /<n>/}.
@@ -196,9 +196,10 @@ public final class TestSpark {
       throw new IllegalStateException("Env SPARK_HOME is not set. Run tests through Maven (surefire"
           + " sets it to <build dir>/spark-home) or set it to a folder for local-cluster executors.");
     }
-    if (!"2.13".equals(System.getenv("SPARK_SCALA_VERSION"))) {
-      throw new IllegalStateException("Env SPARK_SCALA_VERSION must be 2.13 for local-cluster"
-          + " (else Spark fails with 'Cannot find any build directories').");
+    String scalaVersion = scala.util.Properties.versionNumberString().replaceAll("^(\\d+\\.\\d+).*", "$1");
+    if (!scalaVersion.equals(System.getenv("SPARK_SCALA_VERSION"))) {
+      throw new IllegalStateException("Env SPARK_SCALA_VERSION must be " + scalaVersion + ", the Scala version of this"
+          + " Spark, for local-cluster (else Spark fails with 'Cannot find any build directories').");
     }
     File jars = new File(home, "jars");
     if (!jars.isDirectory() && !jars.mkdirs()) {
