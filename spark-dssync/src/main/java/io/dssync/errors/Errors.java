@@ -409,8 +409,8 @@ public final class Errors {
   }
 
   /** The fix for a Java that Spark does not support, in every message that needs it. */
-  public static final String SUPPORTED_JAVA = "Run dssync on Java 17 or 21 (on Spark 3.5: 17), the versions Spark supports:"
-      + " set JAVA_HOME to such a JDK (./dssync, Maven and spark-submit use it).";
+  public static final String SUPPORTED_JAVA = "Run dssync on Java 17 or 21 (on Spark 3.5: 17), the versions"
+      + " Spark supports: set JAVA_HOME to such a JDK (./dssync, Maven and spark-submit use it).";
 
   /**
    * The standalone master at {@code masterUrl} refused or did not answer this application's first

@@ -25,7 +25,10 @@ final class SparkVersions {
 
   private SparkVersions() {}
 
-  /** Spark's network settings for {@code module} as the block transfer service takes them, RPC SSL included where Spark has it. */
+  /**
+   * Spark's network settings for {@code module} as the block transfer service takes them, RPC SSL included
+   * where Spark has it.
+   */
   static TransportConf transportConf(SparkConf conf, String module, int threads, SecurityManager security) {
     Object[] args = RPC_SSL_OPTIONS == null
         ? new Object[] {conf, module, threads, Option.empty()}

@@ -9,7 +9,8 @@ public final class ScalaLists {
   /** An immutable Scala list of {@code values}, in order (a Seq and an Iterable in both Scala versions). */
   @SuppressWarnings("unchecked")
   public static <T> scala.collection.immutable.List<T> of(List<? extends T> values) {
-    scala.collection.immutable.List<T> out = (scala.collection.immutable.List<T>) (Object) scala.collection.immutable.Nil$.MODULE$;
+    scala.collection.immutable.List<T> out =
+        (scala.collection.immutable.List<T>) (Object) scala.collection.immutable.Nil$.MODULE$;
     for (int i = values.size() - 1; i >= 0; i--) {
       out = out.$colon$colon(values.get(i));
     }
