@@ -20,6 +20,7 @@ import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +28,10 @@ import org.junit.jupiter.api.Test;
  * peer that stops answering, and a SIGKILLed executor. Each time the trainer reruns the stage from
  * the last consensus, and because a stage is a pure function of (consensus, seed, steps), the run
  * ends with exactly the parameters of the undisturbed run; accuracy is asserted within 0.01 too.
+ * Tagged "cluster" (45 s on 2 cores): it runs with the cluster tests and on every Spark version of
+ * .ci/spark-matrix, not in mvn test.
  */
+@Tag("cluster")
 class StageRetryTest {
   private static final double ACCURACY_TOLERANCE = 0.01;
   private static SparkSession spark;

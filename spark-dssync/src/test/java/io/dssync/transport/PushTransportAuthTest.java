@@ -24,6 +24,7 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,9 +32,11 @@ import org.junit.jupiter.api.Test;
  * spark.network.crypto.enabled}: every connection that carries parts authenticates and encrypts.
  * Restarts the shared test session with these settings (the next plain {@code
  * TestSpark.session()} restores the defaults). Runs last ({@link Order}, see
- * junit-platform.properties), so no class after it pays for that restart.
+ * junit-platform.properties), so no class after it pays for that restart. Tagged "cluster" (45 s on 2
+ * cores): it runs with the cluster tests and on every Spark version of .ci/spark-matrix, not in mvn test.
  */
 @Order(Integer.MAX_VALUE)
+@Tag("cluster")
 class PushTransportAuthTest {
   private static final int N = TestSpark.EXECUTORS;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
