@@ -11,6 +11,7 @@ repo_dir=$(cd "$scripts_dir/.." && pwd)
 build_dir="${DSSYNC_BUILD_DIR:-$repo_dir/spark-dssync/target}"
 app_jar="${DSSYNC_APP_JAR:-$build_dir/spark-dssync-0.1.0-SNAPSHOT.jar}"
 read -r -a module_flags < "$scripts_dir/java-module-flags"
+source "$scripts_dir/lib/scala-version.sh"
 
 die() {
   echo "$(basename "$0"): $*" >&2
@@ -37,13 +38,9 @@ app_jars_csv() {
   echo "${jars[*]}"
 }
 
-# The Scala version the build's Spark was compiled for (2.12 or 2.13), from its spark-core jar's name:
-# Spark's launcher wants it even when the jars come from a class path.
+# The Scala version the build's Spark was compiled for (2.12 or 2.13).
 build_scala_version() {
-  local core=("$build_dir"/lib/spark-core_*.jar)
-  [[ -e "${core[0]}" ]] || die "no Spark jars in $build_dir/lib; run mvn -DskipTests package"
-  local name=${core[0]##*/spark-core_}
-  echo "${name%%-*}"
+  spark_scala_version "$build_dir/lib" || die "no Spark jars in $build_dir/lib; run mvn -DskipTests package"
 }
 
 # A SPARK_HOME whose jars/ holds Spark and its dependencies: the build's lib/ minus the app jars.
