@@ -141,17 +141,29 @@ class ScriptReplicaTest {
       Synthetic.train(r, rows, 32, 4, 0.05f);
       float[] ours = Synthetic.state(r);
       float[] theirs = Synthetic.state(torch);
-      double largest = 0;
-      double moved = 0;
-      for (int i = 0; i < ours.length; i++) {
-        largest = Math.max(largest, Math.abs(ours[i] - theirs[i]));
-        moved = Math.max(moved, Math.abs(ours[i] - start[i]));
-      }
-      // Two libtorch builds sum in different orders (by the CPU's vector width): float32 rounding
-      // differs by up to 3e-5 after these four steps on some CPUs, while a different update rule
-      // (momentum, learning rate, BatchNorm statistics) moves parameters by 1e-3 and more.
-      assertTrue(largest < 1e-4 && moved > 1e-2, "largest difference " + largest + ", largest move " + moved);
+      int t = r.trainableSize();
+      double parameters = updateError(start, ours, theirs, 0, t);
+      double statistics = updateError(start, ours, theirs, t, ours.length);
+      // The two updates are compared as wholes, not element by element: two libtorch builds sum in different
+      // orders, and now and then that rounding lands a unit on the other side of a ReLU or pooling decision,
+      // which moves a few percent of the values by up to 1.5e-3 (measured: a relative error of the whole
+      // update of 4e-3 in about one run in five, 1e-6 to 1e-4 otherwise). A different rule changes the whole
+      // update by more: measured 0.11 with momentum 0.8 for 0.9, 0.17 with a learning rate 10% lower.
+      assertTrue(parameters < 1e-2 && statistics < 1e-2, "the update differs from PyTorch's by " + parameters
+          + " (parameters) and " + statistics + " (BatchNorm statistics), relative to PyTorch's own");
     }
+  }
+
+  /** |ours - theirs| / |theirs - start| over values [from, to): how far one update is from the other. */
+  private static double updateError(float[] start, float[] ours, float[] theirs, int from, int to) {
+    double difference = 0;
+    double update = 0;
+    for (int i = from; i < to; i++) {
+      difference += (double) (ours[i] - theirs[i]) * (ours[i] - theirs[i]);
+      update += (double) (theirs[i] - start[i]) * (theirs[i] - start[i]);
+    }
+    assertTrue(update > 0, "PyTorch's steps left values " + from + ".." + to + " where they started");
+    return Math.sqrt(difference / update);
   }
 
   @Test
