@@ -25,7 +25,8 @@ final class Usage {
   static String train() {
     StringBuilder sb = new StringBuilder();
     sb.append("dssync train: flags take a value, as --flag VALUE or --flag=VALUE. Training settings are also\n")
-        .append("TrainerConfig constants and keys dssync.<name>; see docs/configuration.md.\n");
+        .append("TrainerConfig constants and Spark conf keys spark.dssync.<name> (a flag wins over the key);\n")
+        .append("see docs/configuration.md.\n");
     for (Group group : Group.values()) {
       sb.append('\n').append(capitalised(group.title())).append(":\n");
       // What to train on comes before how to read it; elsewhere the settings lead.

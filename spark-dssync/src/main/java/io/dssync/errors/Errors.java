@@ -43,6 +43,14 @@ public final class Errors {
             + ". Choose one of " + Arrays.toString(known) + ".");
   }
 
+  /** A {@code spark.dssync.*} key in Spark's configuration that no setting has: a typo would go unnoticed. */
+  public static DsSyncException unknownSparkConfKey(String key, Object[] known) {
+    String guess = closest(key, known);
+    return new DsSyncException(ErrorKind.CONFIG, "Unknown Spark conf key " + key
+        + (guess == null ? "" : " (did you mean " + guess + "?)") + ": no setting of spark-dssync has that name."
+        + " Correct or remove it; docs/configuration.md lists every key.");
+  }
+
   /** The first of {@code known} fewest edits from {@code value}, if at most two and fewer than half its length. */
   public static String closest(String value, Object[] known) {
     if (value == null) {

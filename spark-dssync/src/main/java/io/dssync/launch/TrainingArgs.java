@@ -4,6 +4,7 @@ import io.dssync.data.DatasetSplits;
 import io.dssync.errors.Errors;
 import io.dssync.train.Setting;
 import io.dssync.train.Setting.Group;
+import io.dssync.train.SparkConfSettings;
 import io.dssync.train.TrainerConfig;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -108,10 +109,14 @@ public final class TrainingArgs {
     return flags;
   }
 
-  /** A config builder with {@code defaults}, then the user's trainer settings on top. */
+  /**
+   * A config builder with the command's {@code defaults}, then the settings of Spark's configuration
+   * ({@code --conf spark.dssync.*}), then the user's flags on top.
+   */
   public TrainerConfig.Builder trainer(Map<Setting<?>, String> defaults) {
     TrainerConfig.Builder b = TrainerConfig.builder();
     defaults.forEach((s, v) -> b.set(s.name(), v));
+    b.sparkConf(SparkConfSettings.submitted());
     trainerSettings.forEach((s, v) -> b.set(s.name(), v));
     return b;
   }

@@ -1,6 +1,7 @@
 package io.dssync.ml;
 
 import io.dssync.train.Setting;
+import io.dssync.train.SparkConfSettings;
 import io.dssync.train.TrainerConfig;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -94,11 +95,22 @@ final class ClassifierParams implements Serializable {
   }
 
   /** The training configuration the params describe; combinations are checked by build(). */
+  TrainerConfig toConfig(Params owner, Map<String, String> sparkConf) {
+    return toConfig(owner, settings, sparkConf);
+  }
+
+  /**
+   * The configuration of {@code owner}'s setting params: a param set explicitly wins over Spark's
+   * configuration ({@link SparkConfSettings}), which wins over the param's default.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  TrainerConfig toConfig(Params owner) {
+  static TrainerConfig toConfig(Params owner, Map<String, Param<?>> settings, Map<String, String> sparkConf) {
+    Map<Setting<?>, Object> fromConf = SparkConfSettings.parse(sparkConf);
     TrainerConfig.Builder builder = TrainerConfig.builder();
     for (Setting<?> s : TrainerConfig.ALL) {
-      builder.set((Setting) s, owner.getOrDefault(settings.get(s.name())));
+      Param<?> param = settings.get(s.name());
+      boolean conf = !owner.isSet(param) && fromConf.containsKey(s);
+      builder.set((Setting) s, conf ? fromConf.get(s) : owner.getOrDefault(param));
     }
     return builder.build();
   }

@@ -10,6 +10,7 @@ import io.dssync.models.LossKind;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.ModelFiles;
 import io.dssync.train.Setting;
+import io.dssync.train.SparkConfSettings;
 import io.dssync.train.StageCallback;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
@@ -27,6 +28,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.NumericType;
@@ -194,9 +196,17 @@ public final class DsSyncClassifier
     return (T) getOrDefault(settingParam(setting.name()));
   }
 
-  /** The training configuration these params describe (checks combinations too). */
+  /**
+   * The training configuration these params describe, with the settings that the running session's Spark
+   * configuration gives ({@code spark.dssync.*}) for the params not set here; checks combinations too.
+   */
   public TrainerConfig trainerConfig() {
-    return p.toConfig(this);
+    return p.toConfig(this, SparkConfSettings.active());
+  }
+
+  /** As {@link #trainerConfig()}, with the settings of {@code spark}'s configuration. */
+  public TrainerConfig trainerConfig(SparkSession spark) {
+    return p.toConfig(this, SparkConfSettings.of(spark));
   }
 
   /** Where per-stage progress goes on the driver (default: one line per stage on stderr). */
@@ -223,7 +233,8 @@ public final class DsSyncClassifier
    */
   @Override
   public StructType transformSchema(StructType schema) {
-    requireClassLoss(getSetting(TrainerConfig.LOSS));
+    // The settings as fit will see them, Spark's configuration included, so a Pipeline refuses before any stage.
+    requireClassLoss(trainerConfig().get(TrainerConfig.LOSS));
     String labelCol = getLabelCol();
     DataType label = FitInput.field(schema, "labelCol", labelCol).dataType();
     if (!(label instanceof NumericType)) {
@@ -238,7 +249,7 @@ public final class DsSyncClassifier
   /** Called by Spark's {@code fit} after {@link #transformSchema}, with the label cast to double. */
   @Override
   public DsSyncClassificationModel train(Dataset<?> dataset) {
-    TrainerConfig config = trainerConfig();
+    TrainerConfig config = trainerConfig(dataset.sparkSession());
     if (config.loss() == null && config.hasOwnModel()) {
       // auto: a file with its own dssync_loss, or a factory's regression, is found out before any Spark job.
       requireClassLoss(ModelFiles.source(config, dataset.sparkSession().sparkContext().hadoopConfiguration())

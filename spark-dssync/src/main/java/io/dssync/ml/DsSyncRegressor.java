@@ -9,6 +9,7 @@ import io.dssync.metrics.ProgressListener;
 import io.dssync.models.LossKind;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.Setting;
+import io.dssync.train.SparkConfSettings;
 import io.dssync.train.StageCallback;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
@@ -26,6 +27,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
@@ -191,9 +193,17 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
     return (T) getOrDefault(settingParam(setting.name()));
   }
 
-  /** The training configuration these params describe (checks combinations too). */
+  /**
+   * The training configuration these params describe, with the settings that the running session's Spark
+   * configuration gives ({@code spark.dssync.*}) for the params not set here; checks combinations too.
+   */
   public TrainerConfig trainerConfig() {
-    return p.toConfig(this);
+    return p.toConfig(this, SparkConfSettings.active());
+  }
+
+  /** As {@link #trainerConfig()}, with the settings of {@code spark}'s configuration. */
+  public TrainerConfig trainerConfig(SparkSession spark) {
+    return p.toConfig(this, SparkConfSettings.of(spark));
   }
 
   /** Where per-stage progress goes on the driver (default: one line per stage on stderr). */
@@ -228,7 +238,7 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
   @Override
   public DsSyncRegressionModel fit(Dataset<?> dataset) {
     transformSchema(dataset.schema(), true);
-    TrainerConfig config = trainerConfig();
+    TrainerConfig config = trainerConfig(dataset.sparkSession());
     String featuresCol = getFeaturesCol();
     String labelCol = getLabelCol();
     String indicator = getValidationIndicatorCol();
@@ -286,7 +296,8 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
   }
 
   private void requireRegressionLoss() {
-    String loss = getSetting(TrainerConfig.LOSS);
+    // The settings as fit will see them, Spark's configuration included, so a Pipeline refuses before any stage.
+    String loss = trainerConfig().get(TrainerConfig.LOSS);
     LossKind kind = LossKind.ofFlag(loss);
     if (kind == null || !kind.regression()) {
       throw Errors.invalidSetting("loss", loss, "DsSyncRegressor trains on real-valued labels, so the loss must be"

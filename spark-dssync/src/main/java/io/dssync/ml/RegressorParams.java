@@ -91,12 +91,7 @@ final class RegressorParams implements Serializable {
   }
 
   /** The training configuration the params describe; combinations are checked by build(). */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  TrainerConfig toConfig(Params owner) {
-    TrainerConfig.Builder builder = TrainerConfig.builder();
-    for (Setting<?> s : TrainerConfig.ALL) {
-      builder.set((Setting) s, owner.getOrDefault(settings.get(s.name())));
-    }
-    return builder.build();
+  TrainerConfig toConfig(Params owner, Map<String, String> sparkConf) {
+    return ClassifierParams.toConfig(owner, settings, sparkConf);
   }
 }

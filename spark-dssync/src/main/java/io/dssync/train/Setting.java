@@ -6,7 +6,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * One training setting, declared once: its name (also the Spark conf key {@code dssync.<name>} and
+ * One training setting, declared once: its name (also the Spark conf key {@code spark.dssync.<name>} and
  * the CLI flag), documentation, default, parser and range check.
  */
 public final class Setting<T> {
@@ -119,8 +119,9 @@ public final class Setting<T> {
     return Errors.flag(name);
   }
 
+  /** The key that sets it in Spark's configuration ({@code --conf spark.dssync.groupSize=4}). */
   public String sparkConfKey() {
-    return "dssync." + name;
+    return SparkConfSettings.PREFIX + name;
   }
 
   public String doc() {
@@ -138,19 +139,28 @@ public final class Setting<T> {
 
   /** Parses and checks {@code text}; the error names the flag, the value and the rule. */
   public T parse(String text) {
+    return parse(text, flag());
+  }
+
+  /** As {@link #parse(String)}, the error naming {@code where} the text came from (a Spark conf key). */
+  public T parse(String text, String where) {
     T value;
     try {
       value = parser.apply(text);
     } catch (RuntimeException e) {
-      throw Errors.invalidSetting(flag(), text, rule, doc);
+      throw Errors.invalidSetting(where, text, rule, doc);
     }
-    return checked(value);
+    return checked(value, where);
   }
 
   public T checked(T value) {
+    return checked(value, flag());
+  }
+
+  private T checked(T value, String where) {
     if (value == null || !check.test(value)) {
       String guess = choices == null || value == null ? null : Errors.closest(value.toString(), choices);
-      throw Errors.invalidSetting(flag(), value, guess == null ? rule : rule + " (did you mean " + guess + "?)", doc);
+      throw Errors.invalidSetting(where, value, guess == null ? rule : rule + " (did you mean " + guess + "?)", doc);
     }
     return value;
   }

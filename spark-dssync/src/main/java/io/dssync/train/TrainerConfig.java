@@ -448,7 +448,16 @@ public final class TrainerConfig implements Serializable {
       return this;
     }
 
-    /** Sets a value given as text, by setting name ("groupSize") or flag ("--group-size"). */
+    /**
+     * Sets the settings that Spark's configuration gives ({@link SparkConfSettings#parse}): call it before
+     * setting flags or params, which then win over it.
+     */
+    public Builder sparkConf(Map<String, String> conf) {
+      SparkConfSettings.parse(conf).forEach((s, v) -> values.put(s.name(), v));
+      return this;
+    }
+
+    /** Sets a value given as text, by setting name ("groupSize"), flag ("--group-size") or Spark conf key. */
     public Builder set(String nameOrFlag, String text) {
       Setting<?> s = find(nameOrFlag);
       values.put(s.name(), s.parse(text));

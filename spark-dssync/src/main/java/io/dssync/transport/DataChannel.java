@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
 final class DataChannel implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataChannel.class);
   /** Module name for TransportConf keys (spark.dssync.io.*). */
-  private static final String MODULE = "dssync";
+  static final String MODULE = "dssync";
 
   private final TransportContext context;
   private final TransportServer server;

@@ -74,6 +74,8 @@ public final class PushTransport implements Transport {
   private static final ConcurrentHashMap<String, Inbox> INBOXES = new ConcurrentHashMap<>();
   /** Spark setting: whether executors of one host exchange parts through shared memory (default true). */
   public static final String SHARED_MEMORY_KEY = "spark.dssync.sharedMemory.enabled";
+  /** Spark network settings of the transport's own channel ({@code spark.dssync.io.serverThreads}, ...). */
+  public static final String CHANNEL_KEYS = "spark." + DataChannel.MODULE + ".io.";
   /** Pause between attempts to reach a peer that refuses connections. */
   private static final long CONNECT_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   /** How long a rank that timed out spends asking who holds up whom (on top of its sync timeout). */

@@ -32,6 +32,22 @@ class TrainingArgsTest {
     assertEquals(4, cut.test().size(), "no --test-limit: all");
   }
 
+  /** spark-submit passes {@code --conf} and spark-defaults.conf to the driver as system properties. */
+  @Test
+  void sparkSubmitsConfSetsASettingOverTheCommandsDefaultAndAFlagWinsOverIt() {
+    System.setProperty("spark.dssync.epochs", "5");
+    System.setProperty("spark.dssync.groupSize", "4");
+    try {
+      TrainingArgs a = TrainingArgs.parse(new String[] {"--group-size", "2"}, Set.of(), Map.of());
+      TrainerConfig config = a.trainer(Map.of(TrainerConfig.EPOCHS, "7")).build();
+      assertEquals(5, config.get(TrainerConfig.EPOCHS));
+      assertEquals(2, config.groupSize());
+    } finally {
+      System.clearProperty("spark.dssync.epochs");
+      System.clearProperty("spark.dssync.groupSize");
+    }
+  }
+
   @Test
   void withoutMasterTheSessionIsLocalWithASlotPerWorkerThread() {
     TrainingArgs a = TrainingArgs.parse(new String[] {"--workers", "3", "--threads-per-worker", "2"}, Set.of(),

@@ -215,6 +215,37 @@ class DsSyncRegressorTest {
         + " mse, l1 or huber. Set loss to mse, l1 or huber, or use DsSyncClassifier for class labels.", e.getMessage());
   }
 
+  /**
+   * Spark's configuration ({@code --conf spark.dssync.*}, or {@code spark.conf.set} in a notebook) gives the
+   * settings whose params the estimator leaves unset, over the params' defaults; a param set wins. The fit reads
+   * the session of its input, and a bad value or an unknown key there is refused before any job.
+   */
+  @Test
+  void theSessionsSparkConfSetsWhatNoParamSetsAndAParamSetWins() {
+    try {
+      spark.conf().set("spark.dssync.loss", "l1");
+      spark.conf().set("spark.dssync.epochs", "9");
+      TrainerConfig config = regressor(WORKERS, BATCH).trainerConfig(spark);
+      assertEquals("l1", config.get(TrainerConfig.LOSS), "the conf over the regressor's default (mse)");
+      assertEquals(EPOCHS, config.get(TrainerConfig.EPOCHS), "a param set over the conf");
+      assertEquals(TrainerConfig.MOMENTUM.defaultValue(), config.get(TrainerConfig.MOMENTUM), "neither: the default");
+
+      spark.conf().set("spark.dssync.loss", "cross-entropy");
+      assertTrue(refusedBeforeAnyJob(pipeline(regressor(WORKERS, BATCH)), train).getMessage()
+          .startsWith("Invalid loss = cross-entropy: DsSyncRegressor trains on real-valued labels"));
+      spark.conf().unset("spark.dssync.loss");
+      spark.conf().set("spark.dssync.epoch", "1");
+      assertEquals("Unknown Spark conf key spark.dssync.epoch (did you mean spark.dssync.epochs?): no setting of"
+          + " spark-dssync has that name. Correct or remove it; docs/configuration.md lists every key.",
+          refusedBeforeAnyJob(pipeline(regressor(WORKERS, BATCH)), train).getMessage());
+    } finally {
+      for (String key : new String[] {"spark.dssync.loss", "spark.dssync.epochs", "spark.dssync.epoch"}) {
+        spark.conf().unset(key);
+      }
+    }
+    assertEquals("mse", regressor(WORKERS, BATCH).trainerConfig(spark).get(TrainerConfig.LOSS));
+  }
+
   @Test
   void aStringLabelColumnIsRefusedBeforeAnyStageRuns() {
     Dataset<Row> strings = train.withColumn("target", col("target").cast("string"));
