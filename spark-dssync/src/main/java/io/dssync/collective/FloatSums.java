@@ -21,4 +21,26 @@ public final class FloatSums {
       dst[dstOffset + i] = (dst[dstOffset + i] + src[srcOffset + i]) * 0.5f;
     }
   }
+
+  /**
+   * {@code vector[offset+x] = sum[x] / g}. For g a power of two, x * (1/g) is the same real number
+   * as x / g (1/g is exact), so both round to the same float; the multiply is several times faster.
+   */
+  static void scaleInto(float[] sum, float[] vector, int offset, int length, int g) {
+    scaleInto(sum, 0, vector, offset, length, g);
+  }
+
+  /** {@code dst[dstOffset+x] = src[srcOffset+x] / g} (in place when both are the same range). */
+  static void scaleInto(float[] src, int srcOffset, float[] dst, int dstOffset, int length, int g) {
+    if (Integer.bitCount(g) == 1) {
+      float inverse = 1f / g;
+      for (int x = 0; x < length; x++) {
+        dst[dstOffset + x] = src[srcOffset + x] * inverse;
+      }
+    } else {
+      for (int x = 0; x < length; x++) {
+        dst[dstOffset + x] = src[srcOffset + x] / g;
+      }
+    }
+  }
 }

@@ -9,7 +9,7 @@ package io.dssync.collective;
  * @param phase 0 = reduce-scatter, 1 = all-gather; 2 and 3 the same inside a rack, for the two-level
  *     average ({@link GroupAllReduce#averageInRacks})
  * @param chunk chunk index within the group's slicing of the vector
- * @param part piece of the chunk ({@link GroupAllReduce#PART_FLOATS} floats each), so that the
+ * @param part piece of the chunk ({@link Parts#PART_FLOATS} floats each), so that the
  *     transfer of one piece overlaps the sum of the one before
  */
 public record MessageId(long step, int round, int phase, int chunk, int part) {

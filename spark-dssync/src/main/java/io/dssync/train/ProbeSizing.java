@@ -1,6 +1,6 @@
 package io.dssync.train;
 
-import io.dssync.collective.GroupAllReduce;
+import io.dssync.collective.Parts;
 import io.dssync.schedule.LinkMeasurements;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +40,7 @@ final class ProbeSizing {
   /** The first bandwidth message: 128 KiB, about 10 ms over a 100 Mbit/s link. */
   static final int START_FLOATS = 32 * 1024;
   /** 4 MiB: about 35 ms over 1 Gbit/s, and no larger than one part of a training all-reduce. */
-  static final int MAX_FLOATS = GroupAllReduce.PART_FLOATS;
+  static final int MAX_FLOATS = Parts.PART_FLOATS;
   static final int GROWTH = 4;
   /** Four latencies: jitter must then delay two of the three messages by the whole transfer to read 2x. */
   static final double TARGET_LATENCIES = 4;

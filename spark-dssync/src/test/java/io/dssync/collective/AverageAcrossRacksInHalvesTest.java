@@ -40,7 +40,7 @@ class AverageAcrossRacksInHalvesTest {
         cases.add(Arguments.of(layout, size));
       }
     }
-    int part = GroupAllReduce.PART_FLOATS;
+    int part = Parts.PART_FLOATS;
     cases.add(Arguments.of(new int[][] {{0}, {1}}, 2 * (2 * part + 99) + 1)); // several packed parts per chunk
     return cases.stream();
   }

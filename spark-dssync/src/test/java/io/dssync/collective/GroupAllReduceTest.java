@@ -38,7 +38,7 @@ class GroupAllReduceTest {
       cases.add(Arguments.of("long, uneven", g, 10_007));
     }
     // Chunks of several parts (the last one short), and chunks that end exactly on a part boundary.
-    int part = GroupAllReduce.PART_FLOATS;
+    int part = Parts.PART_FLOATS;
     cases.add(Arguments.of("several parts per chunk", 2, 2 * (2 * part + 1234) + 1));
     cases.add(Arguments.of("several parts per chunk", 3, 3 * (part + 17) + 2));
     cases.add(Arguments.of("chunks of whole parts", 2, 2 * 2 * part));
@@ -58,7 +58,7 @@ class GroupAllReduceTest {
     sums[2] = 3 * Float.MIN_VALUE;
     for (int g : new int[] {2, 3, 4, 5, 8, 64, 1024}) {
       float[] scaled = new float[sums.length + 3];
-      GroupAllReduce.scaleInto(sums, scaled, 3, sums.length, g);
+      FloatSums.scaleInto(sums, scaled, 3, sums.length, g);
       for (int i = 0; i < sums.length; i++) {
         if (Float.floatToRawIntBits(scaled[3 + i]) != Float.floatToRawIntBits(sums[i] / g)) {
           throw new AssertionError("g=" + g + ": " + sums[i] + " scaled to " + scaled[3 + i] + ", divided "
@@ -246,7 +246,7 @@ class GroupAllReduceTest {
   }
 
   static Stream<Arguments> rackCases() {
-    int part = GroupAllReduce.PART_FLOATS;
+    int part = Parts.PART_FLOATS;
     List<Arguments> cases = new ArrayList<>();
     int[][][] layouts = {
         {{0, 1}, {2, 3}},

@@ -24,7 +24,7 @@ public class RingAllReduceTest {
 
   static Stream<Arguments> cases() {
     // Also chunks of several of the ring's smallest parts, the last one short.
-    int part = GroupAllReduce.RING_MIN_PART_FLOATS;
+    int part = Parts.RING_MIN_PART_FLOATS;
     return Stream.concat(GroupAllReduceTest.cases(),
         Stream.of(Arguments.of("several small ring parts per chunk", 4, 4 * (3 * part + 5) + 3)));
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.InMemoryTransport;
 import io.dssync.collective.MessageId;
+import io.dssync.collective.Parts;
 import io.dssync.testing.TestSpark;
 import java.io.Serializable;
 import java.time.Duration;
@@ -36,7 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PushTransportSameJvmTest {
   private static final int N = 4;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
-  private static final int SIZE = 2 * GroupAllReduce.PART_FLOATS + 12_345;
+  private static final int SIZE = 2 * Parts.PART_FLOATS + 12_345;
 
   /** What one rank saw: which peers shared its JVM, and its vector after the all-reduces. */
   record Outcome(String executorId, boolean[] sameJvm, float[] vector, int mismatches) implements Serializable {}

@@ -11,6 +11,7 @@ import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.InMemoryTransport;
 import io.dssync.collective.MessageId;
+import io.dssync.collective.Parts;
 import io.dssync.collective.RingAllReduceTest;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
@@ -313,8 +314,8 @@ class PushTransportTest {
   @ValueSource(booleans = {false, true})
   void groupAllReduceAveragesExactlyAcrossExecutorJvms(boolean sharedMemory) {
     // Not divisible by 2 or 4 (chunks of unequal length) and long enough that every chunk travels
-    // in several parts (GroupAllReduce.PART_FLOATS), the last one short.
-    int size = 4 * GroupAllReduce.PART_FLOATS + 100_003;
+    // in several parts (Parts.PART_FLOATS), the last one short.
+    int size = 4 * Parts.PART_FLOATS + 100_003;
     int timedSteps = 20;
     List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
       int rank = ctx.partitionId();
@@ -363,7 +364,7 @@ class PushTransportTest {
   @ValueSource(booleans = {false, true})
   void aTwoLevelAverageAcrossExecutorJvmsGivesEveryRankTheMeanOfRackMeans(boolean sharedMemory) {
     // Racks whose ranks interleave, and chunks of several parts: every phase crosses JVMs.
-    int size = 2 * GroupAllReduce.PART_FLOATS + 12_345;
+    int size = 2 * Parts.PART_FLOATS + 12_345;
     int[][] racks = {{0, 2}, {1, 3}};
     List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
       float[] vector = start(ctx.partitionId(), size);
@@ -383,7 +384,7 @@ class PushTransportTest {
   @ValueSource(booleans = {false, true})
   void aRingAcrossExecutorJvmsSumsEachChunkFromItsOwnersSuccessorOnEveryRank(boolean sharedMemory) {
     // Chunks of several parts, a ring of four and then one of three that leaves rank 0 out.
-    int size = 3 * GroupAllReduce.PART_FLOATS + 54_321;
+    int size = 3 * Parts.PART_FLOATS + 54_321;
     int[] all = {0, 1, 2, 3};
     int[] three = {1, 2, 3};
     List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
@@ -421,7 +422,7 @@ class PushTransportTest {
   void halvesCrossExecutorJvmsBitForBitAsBetweenThreads(boolean sharedMemory) throws Exception {
     // Changes of every size and sign, zero and -0 among them, so the packed floats take every kind
     // of bit pattern (subnormals too); a pair, a group of three and a two-level average over racks.
-    int size = 2 * GroupAllReduce.PART_FLOATS + 4_321;
+    int size = 2 * Parts.PART_FLOATS + 4_321;
     float[] reference = changes(-1, size);
     int[][] racks = {{0, 2}, {1, 3}};
     List<Reduced> results = TestSpark.runBarrier(N, ctx -> {
