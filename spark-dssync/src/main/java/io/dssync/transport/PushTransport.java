@@ -9,22 +9,14 @@ import io.dssync.errors.Errors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -78,12 +70,8 @@ public final class PushTransport implements Transport {
   public static final String CHANNEL_KEYS = "spark." + DataChannel.MODULE + ".io.";
   /** Pause between attempts to reach a peer that refuses connections. */
   private static final long CONNECT_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-  /** How long a rank that timed out spends asking who holds up whom (on top of its sync timeout). */
-  private static final Duration WAIT_CHAIN_BUDGET = Duration.ofSeconds(2);
   /** How long the channel of a rank that gave up waiting keeps answering its own waiters' questions. */
   private static final Duration WAIT_CHAIN_LINGER = Duration.ofSeconds(5);
-  /** Asks peers what they wait for (daemon threads, only after a timeout). */
-  private static final ExecutorService WAIT_QUERIES = Executors.newCachedThreadPool(daemon("dssync-wait-query"));
   /** Closes the channels of ranks that gave up, after {@link #WAIT_CHAIN_LINGER}. */
   private static final ScheduledExecutorService LINGER =
       Executors.newSingleThreadScheduledExecutor(daemon("dssync-channel-linger"));
@@ -359,7 +347,7 @@ public final class PushTransport implements Transport {
           inbox.awaitingAcknowledgement(missing.reader(), missing.id(), start, true);
           error = Errors.peerTimeout(rank, missing.reader(), missing.id().step(),
               "the acknowledgement of " + missing.id().describe(), closeTimeout.toMillis(),
-              waitChain(missing.reader()));
+              WaitChain.from(channel, peers, rank, missing.reader()));
         } else if (oldest != null) {
           inbox.notWaiting(); // the acknowledgement wait it reported is over
         }
@@ -522,7 +510,8 @@ public final class PushTransport implements Transport {
     long arrived = System.nanoTime();
     if (parcel == null) {
       failed = true;
-      throw Errors.peerTimeout(rank, sender, id.step(), id.describe(), timeout.toMillis(), waitChain(sender));
+      throw Errors.peerTimeout(rank, sender, id.step(), id.describe(), timeout.toMillis(),
+          WaitChain.from(channel, peers, rank, sender));
     }
     if (parcel.failure != null) {
       failed = true;
@@ -548,53 +537,6 @@ public final class PushTransport implements Transport {
     stats.bytesReceived.addAndGet(FloatCodec.byteSize(length));
   }
 
-  /**
-   * What the rank that did not deliver is doing, asked over its data channel, and so on along the
-   * ranks each one waits for, until one waits for nobody, does not answer or closes a cycle; each
-   * answer a clause. A stage fails with whichever timeout reaches the driver first, and on a busy
-   * machine that can be a rank at the end of a chain of waits: this names the rank at its head.
-   */
-  private List<String> waitChain(int first) {
-    long deadline = System.nanoTime() + WAIT_CHAIN_BUDGET.toNanos();
-    List<String> clauses = new ArrayList<>();
-    Set<Integer> asked = new HashSet<>(Set.of(rank));
-    for (int r = first; asked.add(r); ) {
-      PeerWait answer = askWhatItWaitsFor(r, deadline);
-      if (answer == null) {
-        clauses.add(PeerWait.silent(r, WAIT_CHAIN_BUDGET.toMillis()));
-        break;
-      }
-      clauses.add(answer.describe(r));
-      if (answer.state() == PeerWait.State.IDLE || answer.sender() < 0 || answer.sender() >= peers.length) {
-        break;
-      }
-      r = answer.sender();
-    }
-    return clauses;
-  }
-
-  /** Rank {@code r}'s answer, or null when none came by the deadline. */
-  private PeerWait askWhatItWaitsFor(int r, long deadline) {
-    // On its own thread: connecting to a lost host can take far longer than the deadline.
-    CompletableFuture<PeerWait> answer = CompletableFuture.supplyAsync(() -> {
-      try {
-        long ms = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-        TransportClient client = channel.connect(peers[r].host(), peers[r].port());
-        return PeerWait.decode(client.sendRpcSync(PeerWait.query(peers[r].inboxId()), ms));
-      } catch (IOException | InterruptedException | RuntimeException e) {
-        return null;
-      }
-    }, WAIT_QUERIES);
-    try {
-      return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
-  }
-
   private DsSyncException sendFailed(Outgoing.Failure f) {
     failed = true;
     return Errors.transportFailure(rank, f.reader(), f.id().step(), "send " + f.id().describe() + " to", f.cause());
@@ -613,7 +555,7 @@ public final class PushTransport implements Transport {
     }
     sharedReader.close();
     if (inbox.gaveUpOnce()) {
-      // Its waiters may ask what it gave up on a moment from now (waitChain): answer them a while.
+      // Its waiters may ask what it gave up on a moment from now (WaitChain): answer them a while.
       LINGER.schedule(this::closeChannel, WAIT_CHAIN_LINGER.toMillis(), TimeUnit.MILLISECONDS);
     } else {
       closeChannel();
@@ -623,7 +565,7 @@ public final class PushTransport implements Transport {
     }
   }
 
-  private static ThreadFactory daemon(String name) {
+  static ThreadFactory daemon(String name) {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
