@@ -1,5 +1,6 @@
 package io.dssync.bench;
 
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,7 @@ public final class BenchTable {
   /** Adds a row; doubles get 4 significant decimals' worth of formatting, NaN prints as empty. */
   public BenchTable add(Object... cells) {
     if (cells.length != columns.size()) {
-      throw Errors.lengthMismatch("cells of a row of table " + name, columns.size(), cells.length);
+      throw DataErrors.lengthMismatch("cells of a row of table " + name, columns.size(), cells.length);
     }
     List<String> row = new ArrayList<>(cells.length);
     for (Object c : cells) {

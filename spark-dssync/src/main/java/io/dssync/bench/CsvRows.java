@@ -1,5 +1,6 @@
 package io.dssync.bench;
 
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,13 +34,13 @@ public final class CsvRows {
     }
     List<List<String>> lines = parse(text);
     if (lines.isEmpty()) {
-      throw Errors.badRecord(path.toString(), "the file is empty", "Rerun the mode that writes it.");
+      throw DataErrors.badRecord(path.toString(), "the file is empty", "Rerun the mode that writes it.");
     }
     List<String> header = lines.get(0);
     List<List<String>> body = lines.subList(1, lines.size());
     for (int i = 0; i < body.size(); i++) {
       if (body.get(i).size() != header.size()) {
-        throw Errors.badRecord(path + " line " + (i + 2), "it has " + body.get(i).size() + " cells but the header has "
+        throw DataErrors.badRecord(path + " line " + (i + 2), "it has " + body.get(i).size() + " cells but the header has "
             + header.size(), "Rerun the mode that writes it.");
       }
     }
@@ -61,7 +62,7 @@ public final class CsvRows {
   public String text(int row, String column) {
     int c = columns.indexOf(column);
     if (c < 0) {
-      throw Errors.badRecord(path.toString(), "it has no column '" + column + "' (columns: " + columns + ")",
+      throw DataErrors.badRecord(path.toString(), "it has no column '" + column + "' (columns: " + columns + ")",
           "Rerun the mode that writes it with this version of dssync.");
     }
     return rows.get(row).get(c);
@@ -76,7 +77,7 @@ public final class CsvRows {
     try {
       return Double.parseDouble(t);
     } catch (NumberFormatException e) {
-      throw Errors.badRecord(path + " line " + (row + 2), "column " + column + " holds '" + t + "', not a number",
+      throw DataErrors.badRecord(path + " line " + (row + 2), "column " + column + " holds '" + t + "', not a number",
           "Rerun the mode that writes it.");
     }
   }

@@ -1,7 +1,7 @@
 package io.dssync.bench;
 
 import io.dssync.data.fetch.ProcessRunner;
-import io.dssync.errors.Errors;
+import io.dssync.errors.ModelErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -42,7 +42,7 @@ public final class PythonPeer {
         return new PythonPeer(name, candidate);
       }
     }
-    throw Errors.peerUnavailable(name, String.join(", ", candidates));
+    throw ModelErrors.peerUnavailable(name, String.join(", ", candidates));
   }
 
   /** Runs the resource script {@code script} with {@code args}; returns its standard output lines. */
@@ -67,17 +67,17 @@ public final class PythonPeer {
       if (!process.waitFor(timeoutS, TimeUnit.SECONDS)) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
-        throw Errors.peerFailed(name, "it did not finish in " + timeoutS + " s", ProcessRunner.tail(log, 5));
+        throw ModelErrors.peerFailed(name, "it did not finish in " + timeoutS + " s", ProcessRunner.tail(log, 5));
       }
       if (process.exitValue() != 0) {
-        throw Errors.peerFailed(name, "exit code " + process.exitValue(), ProcessRunner.tail(log, 5));
+        throw ModelErrors.peerFailed(name, "exit code " + process.exitValue(), ProcessRunner.tail(log, 5));
       }
       return Files.readAllLines(output, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("running the " + name + " peer", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw Errors.peerFailed(name, "interrupted", "");
+      throw ModelErrors.peerFailed(name, "interrupted", "");
     }
   }
 

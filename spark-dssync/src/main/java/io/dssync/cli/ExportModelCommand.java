@@ -1,6 +1,8 @@
 package io.dssync.cli;
 
 import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
+import io.dssync.errors.ModelErrors;
 import io.dssync.launch.CommandFlags;
 import io.dssync.ml.TrainedModels;
 import io.dssync.models.ModelSpec;
@@ -88,7 +90,7 @@ final class ExportModelCommand {
       // The target is absent or empty (checked above): overwriting only lets the writer use an empty one.
       TrainedModels.of(result).write().session(spark).overwrite().save(target);
     } catch (IOException e) {
-      throw Errors.modelFile(target, "cannot be written: " + e.getMessage());
+      throw ModelErrors.modelFile(target, "cannot be written: " + e.getMessage());
     } finally {
       if (running.isEmpty()) {
         spark.stop();
@@ -113,7 +115,7 @@ final class ExportModelCommand {
   private static void requireEmptyTarget(String target, Configuration hadoop) {
     try {
       Path path = new Path(target);
-      FileSystem fs = Errors.throughHadoop(target, () -> path.getFileSystem(hadoop));
+      FileSystem fs = FileErrors.throughHadoop(target, () -> path.getFileSystem(hadoop));
       if (!fs.exists(path)) {
         return;
       }
@@ -123,7 +125,7 @@ final class ExportModelCommand {
             "Choose a new directory, or delete this one first if it holds nothing you need.");
       }
     } catch (IOException e) {
-      throw Errors.modelFile(target, "cannot be checked: " + e.getMessage());
+      throw ModelErrors.modelFile(target, "cannot be checked: " + e.getMessage());
     }
   }
 
@@ -134,7 +136,7 @@ final class ExportModelCommand {
         + " features of a table) and " + CLASSES + " N (0 for real-valued labels), with " + LABEL_WIDTH + " and "
         + VOCAB_SIZE + " where the data had them.";
     if (!flags.has(INPUT_SHAPE) || !flags.has(CLASSES)) {
-      throw Errors.checkpointExport(path, "it does not record the shape of the data the model was built for", fix);
+      throw FileErrors.checkpointExport(path, "it does not record the shape of the data the model was built for", fix);
     }
     int[] shape = inputShape(flags.string(INPUT_SHAPE, ""));
     return CheckpointedModel.fromSettings(checkpoint.settings(), shape[0], shape[1], shape[2],
@@ -163,7 +165,7 @@ final class ExportModelCommand {
   private static void requireStateFits(ModelSpec spec, Checkpoint checkpoint, String path) {
     try (ModelReplica replica = Replicas.create(spec, OptimizerSpec.sgd(0, 0), 1)) {
       if (replica.stateSize() != checkpoint.state().length) {
-        throw Errors.checkpointExport(path, "it holds " + checkpoint.state().length + " floats of state, but "
+        throw FileErrors.checkpointExport(path, "it holds " + checkpoint.state().length + " floats of state, but "
             + spec.modelSource().describe() + " for " + spec.channels() + "x" + spec.height() + "x" + spec.width()
             + " inputs and " + spec.outputSize() + " outputs has " + replica.stateSize(), checkpoint.model() == null
             ? "Pass the data's shape as the training run saw it (" + INPUT_SHAPE + ", " + CLASSES + ", "

@@ -2,7 +2,7 @@ package io.dssync.cli;
 
 import io.dssync.bench.Benchmarks;
 import io.dssync.errors.DsSyncException;
-import io.dssync.errors.Errors;
+import io.dssync.errors.SparkFailures;
 import java.io.PrintStream;
 import java.util.Arrays;
 
@@ -55,7 +55,7 @@ public final class Main {
     } catch (OutOfMemoryError e) {
       // The command ends here either way: say which heap to raise instead of the JVM's stack trace.
       Runtime rt = Runtime.getRuntime();
-      return report(Errors.driverOutOfHeap(rt.maxMemory(), rt.totalMemory() - rt.freeMemory()), err);
+      return report(SparkFailures.driverOutOfHeap(rt.maxMemory(), rt.totalMemory() - rt.freeMemory()), err);
     }
   }
 

@@ -1,7 +1,7 @@
 package io.dssync.cli;
 
 import io.dssync.errors.DsSyncException;
-import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import io.dssync.train.CheckpointStore;
 import java.io.IOException;
 import java.net.URI;
@@ -31,7 +31,7 @@ final class ResumeDir {
       return Optional.empty();
     }
     if (!isDirectory(dir, hadoopConf)) {
-      throw Errors.resumeDirMissing(dir);
+      throw FileErrors.resumeDirMissing(dir);
     }
     if (new CheckpointStore(dir, hadoopConf).checkpointsNewestFirst().isEmpty()) {
       return Optional.of("[dssync] --resume " + dir + " holds no checkpoint yet: training starts fresh from step 0"
@@ -47,14 +47,14 @@ final class ResumeDir {
       return Files.isDirectory(java.nio.file.Path.of(path.toUri().getPath()));
     }
     try {
-      return Errors.throughHadoop(dir, () -> {
+      return FileErrors.throughHadoop(dir, () -> {
         FileSystem fs = path.getFileSystem(hadoopConf);
         return fs.exists(path) && fs.getFileStatus(path).isDirectory();
       });
     } catch (DsSyncException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw Errors.checkpointIo("look for the directory of", dir, e);
+      throw FileErrors.checkpointIo("look for the directory of", dir, e);
     }
   }
 }

@@ -1,9 +1,9 @@
 package io.dssync.cli;
 
 import io.dssync.data.DatasetSplits;
+import io.dssync.errors.ModelErrors;
 import io.dssync.launch.CommandFlags;
 import io.dssync.launch.TrainingArgs;
-import io.dssync.errors.Errors;
 import io.dssync.metrics.MetricsLog;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.SparkUiMetrics;
@@ -116,7 +116,7 @@ final class TrainCommand {
     try {
       TrainedModels.of(result).write().overwrite().save(dir);
     } catch (IOException e) {
-      throw Errors.modelFile(dir, "cannot be written: " + e.getMessage());
+      throw ModelErrors.modelFile(dir, "cannot be written: " + e.getMessage());
     }
     err.printf(Locale.ROOT, "[dssync] saved the model to %s%s%n", dir,
         result.model().spec().modelSource() instanceof TorchScriptModel ? " (model.pt: for torch.jit.load)" : "");

@@ -1,5 +1,7 @@
 package io.dssync.collective;
 
+import io.dssync.errors.ClusterErrors;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.time.Duration;
 import java.util.Arrays;
@@ -21,9 +23,9 @@ import java.util.Objects;
  * <p>Empty chunks (vector shorter than g) are neither sent nor fetched: both sides know the
  * lengths. A group of one returns at once without touching the transport.
  *
- * <p>Errors: {@code Errors.notInGroup} when this rank is not in the group; the transport's
- * {@code Errors.peerTimeout} (naming the missing rank) when a member does not deliver within the
- * timeout, which bounds each single wait for one peer's part; {@code Errors.lengthMismatch} when
+ * <p>Errors: {@code ClusterErrors.notInGroup} when this rank is not in the group; the transport's
+ * {@code ClusterErrors.peerTimeout} (naming the missing rank) when a member does not deliver within the
+ * timeout, which bounds each single wait for one peer's part; {@code DataErrors.lengthMismatch} when
  * members pass vectors of different lengths (where the transport can see it).
  *
  * <p>Keeps scratch buffers between calls: use one instance per worker, from one thread.
@@ -107,7 +109,7 @@ public final class GroupAllReduce {
 
   private static void checkReference(float[] vector, float[] halfReference) {
     if (halfReference != null && halfReference.length != vector.length) {
-      throw Errors.lengthMismatch("the reference of an average in halves", vector.length, halfReference.length);
+      throw DataErrors.lengthMismatch("the reference of an average in halves", vector.length, halfReference.length);
     }
   }
 
@@ -148,7 +150,7 @@ public final class GroupAllReduce {
       }
     }
     if (myRack < 0) {
-      throw Errors.notInGroup(rank, Arrays.stream(racks).flatMapToInt(Arrays::stream).sorted().toArray());
+      throw ClusterErrors.notInGroup(rank, Arrays.stream(racks).flatMapToInt(Arrays::stream).sorted().toArray());
     }
     int[] rack = racks[myRack];
     int i = indexOfSelf(rack);
@@ -221,7 +223,7 @@ public final class GroupAllReduce {
   private int indexOfSelf(int[] group) {
     int rank = transport.rank();
     if (group == null || group.length == 0) {
-      throw Errors.notInGroup(rank, group == null ? new int[0] : group);
+      throw ClusterErrors.notInGroup(rank, group == null ? new int[0] : group);
     }
     int index = -1;
     for (int k = 0; k < group.length; k++) {
@@ -235,7 +237,7 @@ public final class GroupAllReduce {
       }
     }
     if (index < 0) {
-      throw Errors.notInGroup(rank, group);
+      throw ClusterErrors.notInGroup(rank, group);
     }
     return index;
   }

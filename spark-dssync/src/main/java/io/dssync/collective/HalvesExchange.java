@@ -1,6 +1,6 @@
 package io.dssync.collective;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.TrainingErrors;
 import java.time.Duration;
 
 /**
@@ -80,7 +80,7 @@ final class HalvesExchange {
   private void packHalves(float[] values, float[] minus, int offset, int length, long step, int firstIndex) {
     int bad = HalfFloats.pack(values, minus, offset, length, wire(HalfFloats.packedLength(length)));
     if (bad >= 0) {
-      throw Errors.halfOverflow(step, firstIndex + bad - offset,
+      throw TrainingErrors.halfOverflow(step, firstIndex + bad - offset,
           minus == null ? values[bad] : values[bad] - minus[bad]);
     }
   }

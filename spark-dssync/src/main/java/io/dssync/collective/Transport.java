@@ -1,5 +1,6 @@
 package io.dssync.collective;
 
+import io.dssync.errors.ClusterErrors;
 import java.time.Duration;
 
 /**
@@ -11,7 +12,7 @@ import java.time.Duration;
  * <p>Contract: {@code publish} does not block on readers and copies what it needs from
  * {@code data} before returning (the caller may reuse the array). {@code fetch} and
  * {@code fetchAdd} block until the chunk has arrived or the timeout passes, then throw
- * {@code Errors.peerTimeout} naming the sender. A chunk is released once every reader took it.
+ * {@code ClusterErrors.peerTimeout} naming the sender. A chunk is released once every reader took it.
  */
 public interface Transport extends AutoCloseable {
   /** This worker's rank in 0..N-1. */

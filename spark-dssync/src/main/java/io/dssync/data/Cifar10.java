@@ -6,8 +6,8 @@ import io.dssync.data.fetch.FetchSource;
 import io.dssync.data.fetch.HttpSource;
 import io.dssync.data.fetch.TarGzExtractor;
 import io.dssync.data.format.CifarBinaryReader;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.DsSyncException;
-import io.dssync.errors.Errors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -69,7 +69,7 @@ public final class Cifar10 {
     }
     List<Path> files = findAll(dir);
     if (files == null) {
-      throw Errors.datasetUnavailable(NAME, "the archive held no complete set of batch files",
+      throw DataErrors.datasetUnavailable(NAME, "the archive held no complete set of batch files",
           howToGet(dir));
     }
     List<LabeledArrays> train = new ArrayList<>();
@@ -90,7 +90,7 @@ public final class Cifar10 {
     }
     long expected = (long) recordsPerFile * CifarBinaryReader.RECORD_BYTES;
     if (content.length != expected) {
-      throw Errors.datasetCorrupt(NAME, file.toString(), "it holds " + content.length
+      throw DataErrors.datasetCorrupt(NAME, file.toString(), "it holds " + content.length
           + " bytes, expected " + expected + " (" + recordsPerFile + " records of "
           + CifarBinaryReader.RECORD_BYTES + " bytes)");
     }
@@ -130,7 +130,7 @@ public final class Cifar10 {
         source.fetch(ARCHIVE, part);
         String md5 = md5(part);
         if (!md5.equals(ARCHIVE_MD5)) {
-          throw Errors.datasetCorrupt(NAME, source.describe(ARCHIVE),
+          throw DataErrors.datasetCorrupt(NAME, source.describe(ARCHIVE),
               "its MD5 is " + md5 + " but " + ARCHIVE_MD5 + " was expected");
         }
         TarGzExtractor.extract(part, allNames(), dir);
@@ -142,7 +142,7 @@ public final class Cifar10 {
         DatasetCache.deleteQuietly(part);
       }
     }
-    throw Errors.datasetUnavailable(NAME,
+    throw DataErrors.datasetUnavailable(NAME,
         tried.isEmpty() ? "no source" : String.join("; ", tried), howToGet(dir));
   }
 

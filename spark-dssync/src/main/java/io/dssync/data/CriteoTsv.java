@@ -4,6 +4,7 @@ import io.dssync.data.fetch.DatasetCacheDir;
 import io.dssync.data.format.ClickLogDataset;
 import io.dssync.data.format.FieldLayout;
 import io.dssync.data.format.IdxReader;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -80,7 +81,7 @@ public final class CriteoTsv {
   /** Reads {@code file} (a Kaggle train.txt, plain or gzip). */
   public static ClickLogDataset load(Path file, Options options) {
     if (!Files.isRegularFile(file)) {
-      throw Errors.datasetUnavailable(NAME, file + " (no such file)", "Criteo's data cannot be"
+      throw DataErrors.datasetUnavailable(NAME, file + " (no such file)", "Criteo's data cannot be"
           + " redistributed: download it from " + KAGGLE_URL + " (accept its licence), unpack"
           + " train.txt and pass its path, or put it into the cache with datasets/criteo/fetch.sh"
           + " (see datasets/criteo/README.md).");
@@ -127,7 +128,7 @@ public final class CriteoTsv {
       Rows out) {
     String[] cols = line.split("\t", -1);
     if (cols.length != FIELDS + 1) {
-      throw Errors.badRecord(where, "it has " + cols.length + " tab-separated columns, expected "
+      throw DataErrors.badRecord(where, "it has " + cols.length + " tab-separated columns, expected "
           + (FIELDS + 1) + " (label, I1..I13, C1..C26)", "Pass Criteo's train.txt (test.txt has"
           + " no label column and cannot be used for training).");
     }
@@ -135,7 +136,7 @@ public final class CriteoTsv {
     if (cols[0].equals("0") || cols[0].equals("1")) {
       label = cols[0].charAt(0) - '0';
     } else {
-      throw Errors.badRecord(where, "label '" + cols[0] + "' is not 0 or 1",
+      throw DataErrors.badRecord(where, "label '" + cols[0] + "' is not 0 or 1",
           "The first column must be the click label.");
     }
     float[] ids = new float[FIELDS];
@@ -167,7 +168,7 @@ public final class CriteoTsv {
     try {
       return Long.parseLong(value);
     } catch (NumberFormatException e) {
-      throw Errors.badRecord(where, "I" + (field + 1) + " = '" + value + "' is not an integer",
+      throw DataErrors.badRecord(where, "I" + (field + 1) + " = '" + value + "' is not an integer",
           "Integer fields hold counts or are empty.");
     }
   }

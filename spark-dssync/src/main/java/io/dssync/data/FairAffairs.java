@@ -7,7 +7,7 @@ import io.dssync.data.fetch.ExpectedFile;
 import io.dssync.data.fetch.FetchSource;
 import io.dssync.data.format.ClickLogDataset;
 import io.dssync.data.format.FieldLayout;
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -97,14 +97,14 @@ public final class FairAffairs {
     String header = String.join(",", FIELD_NAMES.stream().map(n -> "\"" + n + "\"").toList())
         + ",\"affairs\"";
     if (!lines[0].trim().equals(header)) {
-      throw Errors.datasetCorrupt(NAME, fileName, "its header is '" + lines[0] + "', expected '"
+      throw DataErrors.datasetCorrupt(NAME, fileName, "its header is '" + lines[0] + "', expected '"
           + header + "'");
     }
     List<double[]> rows = new ArrayList<>(ROWS);
     for (int i = 1; i < lines.length; i++) {
       String[] cols = lines[i].trim().split(",");
       if (cols.length != FIELD_NAMES.size() + 1) {
-        throw Errors.datasetCorrupt(NAME, fileName, "line " + (i + 1) + " has " + cols.length
+        throw DataErrors.datasetCorrupt(NAME, fileName, "line " + (i + 1) + " has " + cols.length
             + " columns, expected " + (FIELD_NAMES.size() + 1));
       }
       double[] row = new double[cols.length];

@@ -1,7 +1,7 @@
 package io.dssync.data;
 
 import io.dssync.errors.DsSyncException;
-import io.dssync.errors.Errors;
+import io.dssync.errors.SparkFailures;
 import org.apache.spark.SparkEnv;
 
 /**
@@ -51,6 +51,6 @@ public final class HeapArrays {
     SparkEnv env = SparkEnv.get();
     boolean onDriver = env == null || "driver".equals(env.executorId());
     // Not the OutOfMemoryError as the cause: Spark looks for fatal errors among the causes too.
-    return Errors.outOfHeap(what, bytes, rt.maxMemory(), rt.totalMemory() - rt.freeMemory(), onDriver);
+    return SparkFailures.outOfHeap(what, bytes, rt.maxMemory(), rt.totalMemory() - rt.freeMemory(), onDriver);
   }
 }

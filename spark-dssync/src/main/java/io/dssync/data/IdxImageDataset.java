@@ -5,7 +5,7 @@ import io.dssync.data.fetch.ExpectedFile;
 import io.dssync.data.fetch.FetchSource;
 import io.dssync.data.fetch.HttpSource;
 import io.dssync.data.format.IdxReader;
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,12 +65,12 @@ record IdxImageDataset(String name, int classes, int height, int width, int trai
     byte[] labels = IdxReader.parseLabels(cache.obtain(labelsFile), labelsName);
     // The checksums already pin the content; these checks keep the shape assumptions explicit.
     if (images.count() != expectedCount || images.rows() != height || images.cols() != width) {
-      throw Errors.datasetCorrupt(name, imagesName, "it holds " + images.count() + " images of "
+      throw DataErrors.datasetCorrupt(name, imagesName, "it holds " + images.count() + " images of "
           + images.rows() + "x" + images.cols() + ", expected " + expectedCount + " of " + height
           + "x" + width);
     }
     if (labels.length != expectedCount) {
-      throw Errors.datasetCorrupt(name, labelsName,
+      throw DataErrors.datasetCorrupt(name, labelsName,
           "it holds " + labels.length + " labels, expected " + expectedCount);
     }
     byte[] pixels = images.pixels();
@@ -82,7 +82,7 @@ record IdxImageDataset(String name, int classes, int height, int width, int trai
     for (int i = 0; i < labels.length; i++) {
       classIds[i] = labels[i] & 0xff;
       if (classIds[i] >= classes) {
-        throw Errors.datasetCorrupt(name, labelsName, "label " + classIds[i] + " at index " + i
+        throw DataErrors.datasetCorrupt(name, labelsName, "label " + classIds[i] + " at index " + i
             + " is outside 0.." + (classes - 1));
       }
     }

@@ -3,7 +3,7 @@ package io.dssync.data;
 import io.dssync.data.fetch.DatasetCache;
 import io.dssync.data.fetch.ExpectedFile;
 import io.dssync.data.fetch.FetchSource;
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ final class KingJamesBible {
     for (String line : text.split("\n")) {
       Matcher m = LINE.matcher(line);
       if (!m.matches()) {
-        throw Errors.datasetCorrupt(NAME, dir.resolve(VERSES_FILE.name()).toString(),
+        throw DataErrors.datasetCorrupt(NAME, dir.resolve(VERSES_FILE.name()).toString(),
             "line '" + line + "' is not '<book><chapter>:<verse> <text>'");
       }
       verses.add(new Verse(m.group(1), Integer.parseInt(m.group(2)),

@@ -1,6 +1,6 @@
 package io.dssync.data;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.io.Serializable;
 import java.util.List;
 
@@ -14,11 +14,11 @@ public record LabeledArrays(float[] features, float[] labels, int featureSize, L
   public LabeledArrays {
     long examples = labels.length / labelSpec.width();
     if (labels.length % labelSpec.width() != 0) {
-      throw Errors.lengthMismatch("labels of width " + labelSpec.width(), (int) (examples * labelSpec.width()),
+      throw DataErrors.lengthMismatch("labels of width " + labelSpec.width(), (int) (examples * labelSpec.width()),
           labels.length);
     }
     if (features.length != examples * featureSize) {
-      throw Errors.lengthMismatch("features of " + examples + " examples", (int) (examples * featureSize),
+      throw DataErrors.lengthMismatch("features of " + examples + " examples", (int) (examples * featureSize),
           features.length);
     }
   }
@@ -71,10 +71,10 @@ public record LabeledArrays(float[] features, float[] labels, int featureSize, L
     int at = 0;
     for (LabeledArrays p : parts) {
       if (p.featureSize() != d) {
-        throw Errors.lengthMismatch("features per example", d, p.featureSize());
+        throw DataErrors.lengthMismatch("features per example", d, p.featureSize());
       }
       if (p.labelWidth() != w) {
-        throw Errors.lengthMismatch("label values per example", w, p.labelWidth());
+        throw DataErrors.lengthMismatch("label values per example", w, p.labelWidth());
       }
       System.arraycopy(p.features(), 0, f, at * d, p.size() * d);
       System.arraycopy(p.labels(), 0, l, at * w, p.size() * w);

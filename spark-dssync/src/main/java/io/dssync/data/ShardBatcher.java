@@ -1,5 +1,6 @@
 package io.dssync.data;
 
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.util.SplittableRandom;
 
@@ -25,7 +26,7 @@ public final class ShardBatcher {
 
   public ShardBatcher(LabeledArrays shard, int batchSize, long seed, int rank) {
     if (shard.size() == 0) {
-      throw Errors.badRecord("in the shard of rank " + rank, "it is empty: fewer examples than"
+      throw DataErrors.badRecord("in the shard of rank " + rank, "it is empty: fewer examples than"
           + " workers", "Use fewer workers or more data");
     }
     if (batchSize < 1) {
@@ -60,10 +61,10 @@ public final class ShardBatcher {
     int f = shard.featureSize();
     int w = shard.labelWidth();
     if (featuresOut.length != batchSize * f) {
-      throw Errors.lengthMismatch("the features buffer", batchSize * f, featuresOut.length);
+      throw DataErrors.lengthMismatch("the features buffer", batchSize * f, featuresOut.length);
     }
     if (labelsOut.length != batchSize * w) {
-      throw Errors.lengthMismatch("the labels buffer", batchSize * w, labelsOut.length);
+      throw DataErrors.lengthMismatch("the labels buffer", batchSize * w, labelsOut.length);
     }
     int n = shard.size();
     long position = firstPosition(step);

@@ -2,7 +2,7 @@ package io.dssync.metrics;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -45,7 +45,7 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
   public static MetricsLog open(String path, RunHeader header, Configuration hadoop) {
     try {
       Path p = new Path(path);
-      FileSystem fs = Errors.throughHadoop(path, () -> p.getFileSystem(hadoop));
+      FileSystem fs = FileErrors.throughHadoop(path, () -> p.getFileSystem(hadoop));
       MetricsLog log = new MetricsLog(path, fs.create(p, true));
       ObjectNode run = JSON.createObjectNode();
       run.put("type", "run");
@@ -59,7 +59,7 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
       log.out.hflush();
       return log;
     } catch (IOException e) {
-      throw Errors.metricsFile(path, "cannot be created for metrics: " + e.getMessage(), WRITABLE);
+      throw FileErrors.metricsFile(path, "cannot be created for metrics: " + e.getMessage(), WRITABLE);
     }
   }
 
@@ -109,7 +109,7 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
       write(stage);
       out.hflush();
     } catch (IOException e) {
-      throw Errors.metricsFile(path, "cannot be appended to: " + e.getMessage(), WRITABLE);
+      throw FileErrors.metricsFile(path, "cannot be appended to: " + e.getMessage(), WRITABLE);
     }
   }
 
@@ -130,7 +130,7 @@ public final class MetricsLog implements ProgressListener, AutoCloseable {
     try {
       out.close();
     } catch (IOException e) {
-      throw Errors.metricsFile(path, "cannot be closed: " + e.getMessage(), WRITABLE);
+      throw FileErrors.metricsFile(path, "cannot be closed: " + e.getMessage(), WRITABLE);
     }
   }
 }

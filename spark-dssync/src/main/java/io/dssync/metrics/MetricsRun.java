@@ -2,7 +2,7 @@ package io.dssync.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -64,7 +64,7 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
     JsonNode run = null;
     Path p = new Path(path);
     try (BufferedReader in = new BufferedReader(new InputStreamReader(
-        Errors.throughHadoop(path, () -> p.getFileSystem(hadoop)).open(p), StandardCharsets.UTF_8))) {
+        FileErrors.throughHadoop(path, () -> p.getFileSystem(hadoop)).open(p), StandardCharsets.UTF_8))) {
       String line;
       int number = 0;
       while ((line = in.readLine()) != null) {
@@ -76,7 +76,7 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
         try {
           n = json.readTree(line);
         } catch (IOException e) {
-          throw Errors.metricsFile(path, "has a line " + number + " that is not JSON ("
+          throw FileErrors.metricsFile(path, "has a line " + number + " that is not JSON ("
               + e.getMessage().lines().findFirst().orElse("") + ")", WRITTEN_BY_TRAIN);
         }
         switch (n.path("type").asText()) {
@@ -92,14 +92,14 @@ public record MetricsRun(String path, String name, String schedule, int groupSiz
         }
       }
     } catch (java.io.FileNotFoundException e) {
-      throw Errors.metricsFile(path, "does not exist", "Write a metrics file with 'dssync train --metrics-out "
+      throw FileErrors.metricsFile(path, "does not exist", "Write a metrics file with 'dssync train --metrics-out "
           + path + "' (or the Spark ML param metricsPath), then run 'dssync report " + path + "'.");
     } catch (IOException e) {
-      throw Errors.metricsFile(path, "cannot be read as a metrics file: " + e.getMessage(),
+      throw FileErrors.metricsFile(path, "cannot be read as a metrics file: " + e.getMessage(),
           "Check the path and that this user may read it.");
     }
     if (run == null) {
-      throw Errors.metricsFile(path, "has no {\"type\":\"run\"} line, so it is not a dssync metrics file",
+      throw FileErrors.metricsFile(path, "has no {\"type\":\"run\"} line, so it is not a dssync metrics file",
           WRITTEN_BY_TRAIN);
     }
     return new MetricsRun(path, run.path("run").asText(), run.path("schedule").asText(),

@@ -1,6 +1,7 @@
 package io.dssync.metrics;
 
 import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ public final class Report {
     List<String> written = new ArrayList<>();
     try {
       Path dir = new Path(outDir);
-      FileSystem fs = Errors.throughHadoop(outDir, () -> dir.getFileSystem(hadoop));
+      FileSystem fs = FileErrors.throughHadoop(outDir, () -> dir.getFileSystem(hadoop));
       fs.mkdirs(dir);
       for (Map.Entry<String, XYChart> e : charts.entrySet()) {
         Path file = new Path(dir, e.getKey());
@@ -53,7 +54,7 @@ public final class Report {
       write(fs, index, html(runs, charts.keySet()).getBytes(StandardCharsets.UTF_8));
       written.add(index.toString());
     } catch (IOException e) {
-      throw Errors.metricsFile(outDir, "cannot be written as a report folder: " + e.getMessage(),
+      throw FileErrors.metricsFile(outDir, "cannot be written as a report folder: " + e.getMessage(),
           "Choose an --out folder this user may create and write.");
     }
     return written;

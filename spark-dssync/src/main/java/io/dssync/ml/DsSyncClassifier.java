@@ -4,6 +4,7 @@ import io.dssync.data.Labels;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.frame.DataFrames;
 import io.dssync.data.frame.HoldOut;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.models.LossKind;
@@ -343,7 +344,7 @@ public final class DsSyncClassifier
     }
     Row max = frame.agg(functions.max(functions.col(getLabelCol()))).head();
     if (max.isNullAt(0)) {
-      throw Errors.badRecord("in the training input", "it has no labels", "Fit on a non-empty DataFrame");
+      throw DataErrors.badRecord("in the training input", "it has no labels", "Fit on a non-empty DataFrame");
     }
     return (int) Math.floor(((Number) max.get(0)).doubleValue()) + 1;
   }

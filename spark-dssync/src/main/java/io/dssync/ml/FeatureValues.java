@@ -1,6 +1,6 @@
 package io.dssync.ml;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import org.apache.spark.ml.linalg.Vector;
 
 /** Reads one row's features column (an ml Vector or an array of numbers) as floats. */
@@ -20,14 +20,14 @@ final class FeatureValues {
         dst[offset + j] = ((Number) seq.apply(j)).floatValue();
       }
     } else {
-      throw Errors.badRecord("in the features column", "value " + value + " is not a vector or an array",
+      throw DataErrors.badRecord("in the features column", "value " + value + " is not a vector or an array",
           "Assemble the features into one vector column (e.g. with VectorAssembler)");
     }
   }
 
   private static void check(int actual, int expected) {
     if (actual != expected) {
-      throw Errors.badRecord("in the features column", "a row has " + actual + " features, the model expects "
+      throw DataErrors.badRecord("in the features column", "a row has " + actual + " features, the model expects "
           + expected, "Transform data shaped like the training data");
     }
   }

@@ -1,5 +1,6 @@
 package io.dssync.ml;
 
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.util.Arrays;
 import org.apache.spark.ml.attribute.AttributeGroup;
@@ -74,7 +75,7 @@ final class FitInput {
   static Row firstRow(Dataset<Row> column) {
     Row[] first = (Row[]) column.limit(1).collect();
     if (first.length == 0) {
-      throw Errors.badRecord("in the training input", "it has no rows", "Fit on a non-empty DataFrame");
+      throw DataErrors.badRecord("in the training input", "it has no rows", "Fit on a non-empty DataFrame");
     }
     return first[0];
   }

@@ -1,5 +1,6 @@
 package io.dssync.ml;
 
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import io.dssync.models.Models;
 import java.util.Arrays;
@@ -62,7 +63,7 @@ record ModelInput(InputShape shape, int vocabSize, FieldIds fieldIds) {
   private static int largestId(double[] largest) {
     double max = Arrays.stream(largest).max().orElse(-1);
     if (!(max >= 1) || max >= Integer.MAX_VALUE) {
-      throw Errors.badRecord("in the features column", "the largest token id is " + max,
+      throw DataErrors.badRecord("in the features column", "the largest token id is " + max,
           "Token ids must be whole numbers >= 0 with more than one distinct id; or set vocabSize.");
     }
     return (int) Math.floor(max);

@@ -3,7 +3,8 @@ package io.dssync.ml;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
+import io.dssync.errors.ModelErrors;
 import io.dssync.models.FactoryModel;
 import io.dssync.models.ModelSource;
 import io.dssync.models.ModelSpec;
@@ -94,7 +95,7 @@ final class ModelPersistence {
     /** Spark's save opens the path's file system before saveImpl: a Java that Hadoop refuses fails there. */
     @Override
     public void save(String path) throws IOException {
-      Errors.throughHadoop(path, () -> {
+      FileErrors.throughHadoop(path, () -> {
         super.save(path);
         return null;
       });
@@ -136,7 +137,7 @@ final class ModelPersistence {
           SafeTensors.write(out, files.tensors(), state, weightsMetadata(spec, files.tensors()));
         }
       } catch (IOException | IllegalArgumentException e) {
-        throw Errors.modelFile(path, "cannot be written: " + e.getMessage());
+        throw ModelErrors.modelFile(path, "cannot be written: " + e.getMessage());
       }
     }
 
@@ -220,11 +221,11 @@ final class ModelPersistence {
         JsonNode meta = JSON.readTree(readMetadata(fs, path));
         String cls = meta.path("class").asText();
         if (!type.getName().equals(cls)) {
-          throw Errors.modelFile(path, "holds a " + cls + ", not a " + type.getName());
+          throw ModelErrors.modelFile(path, "holds a " + cls + ", not a " + type.getName());
         }
         int version = meta.path("formatVersion").asInt(1);
         if (version < 1 || version > FORMAT_VERSION) {
-          throw Errors.modelFile(path, "has model format version " + version + "; this build of dssync reads"
+          throw ModelErrors.modelFile(path, "has model format version " + version + "; this build of dssync reads"
               + " versions 1 to " + FORMAT_VERSION + ". Load it with the dssync version that saved it, or"
               + " upgrade this one");
         }
@@ -248,7 +249,7 @@ final class ModelPersistence {
         if (e instanceof io.dssync.errors.DsSyncException d) {
           throw d;
         }
-        throw Errors.modelFile(path, "cannot be read: " + e);
+        throw ModelErrors.modelFile(path, "cannot be read: " + e);
       }
     }
 
@@ -278,7 +279,7 @@ final class ModelPersistence {
           }
         }
       }
-      throw Errors.modelFile(path, "has no metadata/part-* file");
+      throw ModelErrors.modelFile(path, "has no metadata/part-* file");
     }
 
     private static float[] readState(FileSystem fs, String path) throws IOException {
@@ -291,6 +292,6 @@ final class ModelPersistence {
   }
 
   private static FileSystem fileSystem(String path, Configuration conf) throws IOException {
-    return Errors.throughHadoop(path, () -> new Path(path).getFileSystem(conf));
+    return FileErrors.throughHadoop(path, () -> new Path(path).getFileSystem(conf));
   }
 }

@@ -2,7 +2,7 @@ package io.dssync.models;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dssync.errors.Errors;
+import io.dssync.errors.ModelErrors;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -40,15 +40,15 @@ public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputS
       json = null;
       archive = false;
     } catch (IOException e) {
-      throw Errors.scriptFile(path, "its bytes could not be read as an archive (" + e + ")",
+      throw ModelErrors.scriptFile(path, "its bytes could not be read as an archive (" + e + ")",
           "Check the file, or export it again with python/dssync_export.py.");
     }
     if (!archive) {
-      throw Errors.scriptFile(path, "it is not a TorchScript file (not a zip archive of torch.jit.save)",
+      throw ModelErrors.scriptFile(path, "it is not a TorchScript file (not a zip archive of torch.jit.save)",
           "Export the model with python/dssync_export.py.");
     }
     if (json == null) {
-      throw Errors.scriptFile(path, "it has no " + EXTRA_FILE + ", so the replica cannot see its buffers (BatchNorm"
+      throw ModelErrors.scriptFile(path, "it has no " + EXTRA_FILE + ", so the replica cannot see its buffers (BatchNorm"
           + " statistics) nor check its shapes; a file from torch.jit.trace or a plain torch.jit.save has none",
           "Export the nn.Module with python/dssync_export.py, which scripts it and adds both.");
     }
@@ -60,7 +60,7 @@ public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputS
       JsonNode root = new ObjectMapper().readTree(json);
       int format = root.path("format").asInt(-1);
       if (format != FORMAT) {
-        throw Errors.scriptFile(path, EXTRA_FILE + " has format " + format + ", this version reads format " + FORMAT,
+        throw ModelErrors.scriptFile(path, EXTRA_FILE + " has format " + format + ", this version reads format " + FORMAT,
             "Export the model again with this version's python/dssync_export.py.");
       }
       List<Integer> shape = new ArrayList<>();
@@ -70,14 +70,14 @@ public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputS
       String dtype = root.path("input_dtype").asText("float32");
       int[] dims = shape.stream().mapToInt(Integer::intValue).toArray();
       if (dims.length == 0 || Arrays.stream(dims).anyMatch(d -> d < 1)) {
-        throw Errors.scriptFile(path, EXTRA_FILE + " has input_shape " + Arrays.toString(dims),
+        throw ModelErrors.scriptFile(path, EXTRA_FILE + " has input_shape " + Arrays.toString(dims),
             "Export with --input-shape of one example, e.g. 1,28,28.");
       }
       return new ScriptMetadata(dims, dtype.startsWith("int"), root.path("output_size").asInt(-1),
           root.path("has_loss").asBoolean(false), buffers.toArray(String[]::new), root.path("torch_version").asText("?"),
           json);
     } catch (IOException e) {
-      throw Errors.scriptFile(path, EXTRA_FILE + " is not valid JSON (" + e.getMessage() + ")",
+      throw ModelErrors.scriptFile(path, EXTRA_FILE + " is not valid JSON (" + e.getMessage() + ")",
           "Export the model again with python/dssync_export.py.");
     }
   }

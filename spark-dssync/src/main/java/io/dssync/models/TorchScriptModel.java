@@ -1,6 +1,7 @@
 package io.dssync.models;
 
 import io.dssync.errors.Errors;
+import io.dssync.errors.ModelErrors;
 import java.util.Arrays;
 
 /**
@@ -33,7 +34,7 @@ public record TorchScriptModel(String path, ScriptBytes bytes, ScriptMetadata me
     try {
       return TorchScriptArchive.withExtra(written, ScriptMetadata.EXTRA_FILE, metadata.json());
     } catch (java.io.IOException e) {
-      throw Errors.scriptFile(path, "its trained copy could not be assembled (" + e + ")",
+      throw ModelErrors.scriptFile(path, "its trained copy could not be assembled (" + e + ")",
           "Check the space of the temporary folder (java.io.tmpdir).");
     }
   }
@@ -52,7 +53,7 @@ public record TorchScriptModel(String path, ScriptBytes bytes, ScriptMetadata me
   public void check(ModelSpec spec) {
     Models.checkCommon(spec);
     if (metadata.inputSize() != spec.featureSize()) {
-      throw Errors.scriptFile(path, "it reads examples of shape " + Arrays.toString(metadata.inputShape()) + " ("
+      throw ModelErrors.scriptFile(path, "it reads examples of shape " + Arrays.toString(metadata.inputShape()) + " ("
           + metadata.inputSize() + " values), but the data has " + spec.channels() + "x" + spec.height() + "x"
           + spec.width() + " (" + spec.featureSize() + " values)",
           "Export with --input-shape matching the features, or choose the features that match the model.");
@@ -66,7 +67,7 @@ public record TorchScriptModel(String path, ScriptBytes bytes, ScriptMetadata me
     if (expected > 0 && metadata.outputSize() != expected) {
       String task = spec.lossKind().classLabels() && spec.lossKind() != LossKind.BINARY
           ? spec.numClasses() + " classes" : "labels of width " + spec.labelWidth();
-      throw Errors.scriptFile(path, "it outputs " + metadata.outputSize() + " values per example, but the "
+      throw ModelErrors.scriptFile(path, "it outputs " + metadata.outputSize() + " values per example, but the "
           + spec.lossKind().flagName() + " loss on " + task + " needs " + expected,
           "Export the model with an output of " + expected + " (--output-size " + expected + "), or choose the"
               + " loss and labels it was built for.");

@@ -2,7 +2,7 @@ package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
 import io.dssync.data.Labels;
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import io.dssync.models.AutogradScalars;
 import io.dssync.models.ModelSpec;
 import io.dssync.models.LossKind;
@@ -16,7 +16,7 @@ final class BinaryObjective extends Objective {
   void check(float[] features, float[] labels, int count, ModelSpec spec) {
     for (int i = 0; i < count; i++) {
       if (labels[i] != 0 && labels[i] != 1) {
-        throw Errors.badRecord("at index " + i, "label " + Labels.format(labels[i]) + " is not 0 or 1",
+        throw DataErrors.badRecord("at index " + i, "label " + Labels.format(labels[i]) + " is not 0 or 1",
             "Binary models (deepfm) need labels 0 (no click) or 1 (click) and numClasses = 2.");
       }
     }

@@ -8,6 +8,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import io.dssync.errors.Errors;
+import io.dssync.errors.ModelErrors;
 import io.dssync.models.BlockSource;
 import io.dssync.models.LossKind;
 import io.dssync.models.ModelSource;
@@ -63,7 +64,7 @@ final class DjlReplica implements ModelReplica {
       }
     } catch (RuntimeException e) {
       manager.close();
-      throw e instanceof EngineException ? Errors.engineFailure("build model " + source.describe(), e) : e;
+      throw e instanceof EngineException ? ModelErrors.engineFailure("build model " + source.describe(), e) : e;
     }
   }
 
@@ -153,7 +154,7 @@ final class DjlReplica implements ModelReplica {
       optimizerSteps++;
       return loss;
     } catch (EngineException e) {
-      throw Errors.engineFailure("run a training step of model " + spec.modelSource().describe(), e);
+      throw ModelErrors.engineFailure("run a training step of model " + spec.modelSource().describe(), e);
     }
   }
 
@@ -201,7 +202,7 @@ final class DjlReplica implements ModelReplica {
         });
       }
     } catch (EngineException e) {
-      throw Errors.engineFailure("evaluate model " + spec.modelSource().describe(), e);
+      throw ModelErrors.engineFailure("evaluate model " + spec.modelSource().describe(), e);
     }
     return scorer.result();
   }
@@ -241,7 +242,7 @@ final class DjlReplica implements ModelReplica {
         System.arraycopy(chunk, 0, out, from * width, n * width);
       }
     } catch (EngineException e) {
-      throw Errors.engineFailure("predict with model " + spec.modelSource().describe(), e);
+      throw ModelErrors.engineFailure("predict with model " + spec.modelSource().describe(), e);
     }
     return out;
   }
@@ -252,7 +253,7 @@ final class DjlReplica implements ModelReplica {
     try {
       model.writeTorchScript(out);
     } catch (EngineException e) {
-      throw Errors.engineFailure("write model " + spec.modelSource().describe() + " as TorchScript", e);
+      throw ModelErrors.engineFailure("write model " + spec.modelSource().describe() + " as TorchScript", e);
     }
   }
 
@@ -316,7 +317,7 @@ final class DjlReplica implements ModelReplica {
         return bytes;
       });
     } catch (EngineException e) {
-      throw Errors.engineFailure("measure a training step of model " + spec.modelSource().describe(), e);
+      throw ModelErrors.engineFailure("measure a training step of model " + spec.modelSource().describe(), e);
     }
   }
 

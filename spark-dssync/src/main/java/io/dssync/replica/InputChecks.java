@@ -1,6 +1,7 @@
 package io.dssync.replica;
 
 import io.dssync.data.Labels;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import io.dssync.models.ModelSpec;
 
@@ -16,13 +17,13 @@ final class InputChecks {
     features(features, count, spec.featureSize());
     int w = spec.labelWidth();
     if (labels.length != (long) count * w) {
-      throw Errors.lengthMismatch("labels of " + count + " examples x " + w + " values", count * w, labels.length);
+      throw DataErrors.lengthMismatch("labels of " + count + " examples x " + w + " values", count * w, labels.length);
     }
     Labels rule = spec.lossKind().classLabels() ? Labels.classes(Math.max(1, spec.numClasses())) : Labels.values(w);
     for (int i = 0; i < labels.length; i++) {
       String problem = rule.problem(labels[i], i % w);
       if (problem != null) {
-        throw Errors.badRecord("at index " + i / w, problem, spec.lossKind().classLabels()
+        throw DataErrors.badRecord("at index " + i / w, problem, spec.lossKind().classLabels()
             ? "Check that the model's numClasses matches the dataset's labels." : rule.fix());
       }
     }
@@ -34,7 +35,7 @@ final class InputChecks {
     }
     long expected = (long) count * featureSize;
     if (features.length != expected) {
-      throw Errors.lengthMismatch("features of " + count + " examples x " + featureSize
+      throw DataErrors.lengthMismatch("features of " + count + " examples x " + featureSize
           + " floats", (int) Math.min(expected, Integer.MAX_VALUE), features.length);
     }
   }
@@ -53,7 +54,7 @@ final class InputChecks {
       for (int j = 0; j < perChannel; j++) {
         float id = features[base + j];
         if (!(id >= 0 && id < spec.vocabSize() && id == Math.rint(id))) {
-          throw Errors.badRecord("at example " + i + ", position " + j, "id " + id
+          throw DataErrors.badRecord("at example " + i + ", position " + j, "id " + id
               + " is not an integer in 0.." + (spec.vocabSize() - 1) + " (vocabSize " + spec.vocabSize() + ")",
               "Encode inputs with the dataset's vocabulary and pass its vocabSize to the model.");
         }
@@ -70,7 +71,7 @@ final class InputChecks {
 
   static void stateLength(String what, int expected, float[] array) {
     if (array.length != expected) {
-      throw Errors.lengthMismatch(what, expected, array.length);
+      throw DataErrors.lengthMismatch(what, expected, array.length);
     }
   }
 }

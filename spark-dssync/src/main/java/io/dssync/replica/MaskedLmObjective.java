@@ -2,6 +2,7 @@ package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.Shape;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import io.dssync.models.AutogradScalars;
 import io.dssync.models.ModelSpec;
@@ -25,7 +26,7 @@ final class MaskedLmObjective extends Objective {
       for (int p = 0; p < width; p++) {
         float t = features[base + p];
         if (t != NOT_MASKED && !(t >= 0 && t < spec.vocabSize() && t == Math.rint(t))) {
-          throw Errors.badRecord("at example " + i + ", position " + p, "masked-LM target " + t
+          throw DataErrors.badRecord("at example " + i + ", position " + p, "masked-LM target " + t
               + " is neither -1 (not masked) nor a token id in 0.." + (spec.vocabSize() - 1),
               "Row 1 of a masked-LM example holds the original id at masked positions and -1 elsewhere.");
         }

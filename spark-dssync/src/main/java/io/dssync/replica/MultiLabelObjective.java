@@ -1,7 +1,7 @@
 package io.dssync.replica;
 
 import ai.djl.ndarray.NDArray;
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import io.dssync.models.AutogradScalars;
 import io.dssync.models.LossKind;
 import io.dssync.models.ModelSpec;
@@ -16,7 +16,7 @@ final class MultiLabelObjective extends Objective {
   void check(float[] features, float[] labels, int count, ModelSpec spec) {
     for (int i = 0; i < labels.length; i++) {
       if (labels[i] != 0 && labels[i] != 1) {
-        throw Errors.badRecord("at index " + i / spec.labelWidth(), "label value " + i % spec.labelWidth() + " is "
+        throw DataErrors.badRecord("at index " + i / spec.labelWidth(), "label value " + i % spec.labelWidth() + " is "
             + labels[i] + ", not 0 or 1", "Multi-label targets are 0/1 per label; for real values use --loss mse.");
       }
     }

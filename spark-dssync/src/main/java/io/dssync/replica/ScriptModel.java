@@ -12,7 +12,7 @@ import ai.djl.pytorch.engine.PtSymbolBlock;
 import ai.djl.pytorch.jni.IValue;
 import ai.djl.pytorch.jni.IValueUtils;
 import ai.djl.pytorch.jni.JniUtils;
-import io.dssync.errors.Errors;
+import io.dssync.errors.ModelErrors;
 import io.dssync.models.ScriptMetadata;
 import io.dssync.models.TorchScriptModel;
 import java.io.ByteArrayInputStream;
@@ -49,15 +49,15 @@ final class ScriptModel implements ReplicaModel {
     try {
       this.module = JniUtils.loadModule(this.manager, new ByteArrayInputStream(source.bytes().get()), true, false);
     } catch (IOException | EngineException e) {
-      throw Errors.modelFileLoad(path, metadata.torchVersion(), TorchRuntime.libtorchVersion(), e);
+      throw ModelErrors.modelFileLoad(path, metadata.torchVersion(), TorchRuntime.libtorchVersion(), e);
     }
     List<String> methods = Arrays.asList(JniUtils.getMethodNames(module));
     if (!methods.contains(BUFFERS_METHOD)) {
-      throw Errors.scriptFile(path, "it has no " + BUFFERS_METHOD + "() method, so the replica cannot see its buffers"
+      throw ModelErrors.scriptFile(path, "it has no " + BUFFERS_METHOD + "() method, so the replica cannot see its buffers"
           + " (BatchNorm statistics) to average them", "Export the nn.Module with python/dssync_export.py.");
     }
     if (metadata.hasLoss() && !methods.contains(LOSS_METHOD)) {
-      throw Errors.scriptFile(path, "its dssync.json promises a " + LOSS_METHOD + " method that it lacks",
+      throw ModelErrors.scriptFile(path, "its dssync.json promises a " + LOSS_METHOD + " method that it lacks",
           "Export the model again with python/dssync_export.py.");
     }
     for (Parameter p : module.getParameters().values()) {
@@ -67,12 +67,12 @@ final class ScriptModel implements ReplicaModel {
       this.buffers = List.of(list.toTensorArray(this.manager));
     }
     if (buffers.size() != metadata.buffers().length) {
-      throw Errors.scriptFile(path, BUFFERS_METHOD + "() returns " + buffers.size() + " tensors but dssync.json"
+      throw ModelErrors.scriptFile(path, BUFFERS_METHOD + "() returns " + buffers.size() + " tensors but dssync.json"
           + " lists " + metadata.buffers().length + " buffers", "Export the model again with python/dssync_export.py.");
     }
     for (NDArray b : buffers) {
       if (b.getDataType() != DataType.FLOAT32) {
-        throw Errors.scriptFile(path, BUFFERS_METHOD + "() returns a " + b.getDataType() + " buffer; the state"
+        throw ModelErrors.scriptFile(path, BUFFERS_METHOD + "() returns a " + b.getDataType() + " buffer; the state"
             + " averages float32 values only", "Export the model in float32 with python/dssync_export.py.");
       }
     }
@@ -128,7 +128,7 @@ final class ScriptModel implements ReplicaModel {
     // (set above) decides BatchNorm and dropout; the caller's grad mode decides what is recorded.
     NDList out = IValueUtils.forward(module, new NDList(input), true);
     if (out.size() != 1) {
-      throw Errors.scriptFile(path, "its forward returns " + out.size() + " tensors", "Return one tensor"
+      throw ModelErrors.scriptFile(path, "its forward returns " + out.size() + " tensors", "Return one tensor"
           + " (batch, outputs) from forward.");
     }
     return out.singletonOrThrow();

@@ -5,6 +5,7 @@ import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.jni.JniUtils;
 import io.dssync.errors.Errors;
+import io.dssync.errors.ModelErrors;
 import java.util.function.Supplier;
 
 /**
@@ -37,7 +38,7 @@ final class TorchRuntime {
       try {
         engine = Engine.getEngine(ENGINE);
       } catch (RuntimeException | UnsatisfiedLinkError e) {
-        throw Errors.engineFailure("load the PyTorch engine (pytorch-native-cpu must be on the"
+        throw ModelErrors.engineFailure("load the PyTorch engine (pytorch-native-cpu must be on the"
             + " class path; downloads are disabled)", e);
       }
       threads = JniUtils.getNumThreads();

@@ -1,5 +1,6 @@
 package io.dssync.schedule;
 
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -286,7 +287,7 @@ public final class AutoPlanner {
 
     private static int[] positions(int[] ringOrder, int workers) {
       if (ringOrder.length != workers) {
-        throw Errors.lengthMismatch("ring order (ranks)", workers, ringOrder.length);
+        throw DataErrors.lengthMismatch("ring order (ranks)", workers, ringOrder.length);
       }
       int[] position = new int[workers];
       Arrays.fill(position, -1);

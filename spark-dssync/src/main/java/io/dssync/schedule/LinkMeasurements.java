@@ -1,6 +1,6 @@
 package io.dssync.schedule;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +31,7 @@ public record LinkMeasurements(String[] hosts, double[][] latencyMs, double[][] 
   public LinkMeasurements {
     int n = hosts.length;
     if (latencyMs.length != n || bandwidthMBps.length != n) {
-      throw Errors.lengthMismatch("link measurements (ranks)", n, Math.min(latencyMs.length, bandwidthMBps.length));
+      throw DataErrors.lengthMismatch("link measurements (ranks)", n, Math.min(latencyMs.length, bandwidthMBps.length));
     }
   }
 

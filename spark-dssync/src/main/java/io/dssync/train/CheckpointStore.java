@@ -1,7 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.errors.DsSyncException;
-import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,11 +37,11 @@ public final class CheckpointStore {
   public CheckpointStore(String directory, Configuration hadoopConf) {
     this.dir = new Path(directory);
     try {
-      this.fs = Errors.throughHadoop(directory, () -> dir.getFileSystem(hadoopConf));
+      this.fs = FileErrors.throughHadoop(directory, () -> dir.getFileSystem(hadoopConf));
     } catch (DsSyncException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw Errors.checkpointIo("open the directory of", directory, e);
+      throw FileErrors.checkpointIo("open the directory of", directory, e);
     }
   }
 
@@ -55,7 +55,7 @@ public final class CheckpointStore {
         throw new IOException(dir + " is not a directory");
       }
     } catch (IOException e) {
-      throw Errors.checkpointIo("create the directory of", dir.toString(), e);
+      throw FileErrors.checkpointIo("create the directory of", dir.toString(), e);
     }
     return this;
   }
@@ -85,7 +85,7 @@ public final class CheckpointStore {
       prune(keep);
     } catch (IOException e) {
       deleteQuietly(tmp);
-      throw Errors.checkpointIo("write", target.toString(), e);
+      throw FileErrors.checkpointIo("write", target.toString(), e);
     }
   }
 
@@ -117,30 +117,30 @@ public final class CheckpointStore {
     CheckpointStore store = new CheckpointStore(path, hadoopConf);
     try {
       if (!store.fs.exists(store.dir)) {
-        throw Errors.checkpointExport(path, "no such file or directory", fix);
+        throw FileErrors.checkpointExport(path, "no such file or directory", fix);
       }
       Path file = store.fs.getFileStatus(store.dir).isFile() ? store.dir : new Path(store.dir, FILE);
       if (store.fs.exists(file)) {
         try {
           return new Loaded(Optional.of(Checkpoint.decode(store.readAll(file))), file.toString(), List.of());
         } catch (IOException | RuntimeException e) {
-          throw Errors.checkpointExport(file.toString(), "it is not a checkpoint that verifies (" + e.getMessage()
+          throw FileErrors.checkpointExport(file.toString(), "it is not a checkpoint that verifies (" + e.getMessage()
               + ")", "Pass an older ckpt-<step> directory beside it, or the whole --checkpoint-dir to take the"
               + " newest checkpoint that verifies.");
         }
       }
     } catch (IOException e) {
-      throw Errors.checkpointIo("read", path, e);
+      throw FileErrors.checkpointIo("read", path, e);
     }
     List<Path> all = store.checkpointsNewestFirst();
     if (all.isEmpty()) {
-      throw Errors.checkpointExport(path, "the directory holds no checkpoint (no ckpt-<step> directories, no "
+      throw FileErrors.checkpointExport(path, "the directory holds no checkpoint (no ckpt-<step> directories, no "
           + FILE + ")", "Pass the --checkpoint-dir of a run that finished at least one stage (it writes a"
           + " checkpoint every --checkpoint-every stages and at the end).");
     }
     Loaded loaded = store.newestValid();
     if (loaded.checkpoint().isEmpty()) {
-      throw Errors.checkpointExport(path, "none of its " + all.size() + " checkpoints verifies ("
+      throw FileErrors.checkpointExport(path, "none of its " + all.size() + " checkpoints verifies ("
           + String.join("; ", loaded.skipped()) + ")", "They are corrupt or partial copies; export a checkpoint"
           + " from another copy of the directory.");
     }
@@ -160,7 +160,7 @@ public final class CheckpointStore {
         }
       }
     } catch (IOException e) {
-      throw Errors.checkpointIo("list", dir.toString(), e);
+      throw FileErrors.checkpointIo("list", dir.toString(), e);
     }
     found.sort(Comparator.comparingLong(CheckpointStore::stepOf).reversed());
     return found;

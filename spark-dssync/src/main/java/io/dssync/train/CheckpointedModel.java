@@ -3,7 +3,7 @@ package io.dssync.train;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import io.dssync.models.FactoryModel;
 import io.dssync.models.LossKind;
 import io.dssync.models.ModelSource;
@@ -113,7 +113,7 @@ public record CheckpointedModel(ModelSpec spec, String sourceKind, String refere
         byte[] bytes = readScript(path, checkpoint, hadoopConf);
         String found = sha256(bytes);
         if (sha256 != null && !sha256.equals(found)) {
-          throw Errors.checkpointExport(checkpoint, "the TorchScript file " + path + " is not the one the run"
+          throw FileErrors.checkpointExport(checkpoint, "the TorchScript file " + path + " is not the one the run"
               + " trained (SHA-256 " + found + ", the checkpoint recorded " + sha256 + " for " + reference + ")",
               "Pass --model-file with the file the run was started with (the model.pt of its --save-model"
                   + " directory will not do: it holds trained weights, so its digest differs).");
@@ -135,16 +135,16 @@ public record CheckpointedModel(ModelSpec spec, String sourceKind, String refere
   static byte[] readScript(String path, String checkpoint, Configuration hadoopConf) {
     try {
       Path p = new Path(path);
-      return Errors.throughHadoop(path, () -> {
+      return FileErrors.throughHadoop(path, () -> {
         try (InputStream in = p.getFileSystem(hadoopConf).open(p)) {
           return in.readAllBytes();
         }
       });
     } catch (FileNotFoundException e) {
-      throw Errors.checkpointExport(checkpoint, "the run trained the TorchScript file " + path
+      throw FileErrors.checkpointExport(checkpoint, "the run trained the TorchScript file " + path
           + ", which no longer exists there", "Pass --model-file with the file's new path.");
     } catch (IOException | IllegalArgumentException e) {
-      throw Errors.checkpointExport(checkpoint, "its TorchScript file " + path + " cannot be read (" + e + ")",
+      throw FileErrors.checkpointExport(checkpoint, "its TorchScript file " + path + " cannot be read (" + e + ")",
           "Check the path and that this user may read it, or pass --model-file with a copy.");
     }
   }

@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.errors.Errors;
+import io.dssync.errors.TrainingErrors;
 import io.dssync.transport.TaskSlots;
 import java.time.Duration;
 import java.util.Optional;
@@ -51,7 +52,7 @@ public final class ClusterSlots {
         Thread.sleep(200);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw Errors.interrupted("while it waited for " + workers + " task slots", -1);
+        throw TrainingErrors.interrupted("while it waited for " + workers + " task slots", -1);
       }
       slots = TaskSlots.concurrent(sc);
     }

@@ -5,9 +5,13 @@ import io.dssync.data.Labels;
 import io.dssync.data.frame.DataFrames;
 import io.dssync.data.frame.HoldOut;
 import io.dssync.data.frame.ShardedData;
+import io.dssync.errors.ClusterErrors;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.ErrorKind;
 import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
+import io.dssync.errors.SparkFailures;
+import io.dssync.errors.TrainingErrors;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.metrics.StageMetrics;
 import io.dssync.models.ModelSpec;
@@ -112,7 +116,7 @@ public final class DsSyncTrainer {
       // Spark's own waits (the sharding job, broadcasts) throw InterruptedException undeclared.
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
-        DsSyncException interrupted = Errors.interrupted("outside a training stage", -1);
+        DsSyncException interrupted = TrainingErrors.interrupted("outside a training stage", -1);
         interrupted.initCause(e);
         throw interrupted;
       }
@@ -135,7 +139,8 @@ public final class DsSyncTrainer {
     oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
         Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
     config.ignoredSettings().forEach(LOG::warn);
-    unsupportedJava(Runtime.version().feature(), org.apache.hadoop.util.VersionInfo.getVersion()).ifPresent(LOG::warn);
+    FileErrors.unsupportedJava(Runtime.version().feature(), org.apache.hadoop.util.VersionInfo.getVersion())
+        .ifPresent(LOG::warn);
     Map<String, String> executorEnv = new java.util.HashMap<>();
     for (scala.Tuple2<String, String> e : sc.conf().getAllWithPrefix("spark.executorEnv.")) {
       executorEnv.put(e._1(), e._2());
@@ -199,7 +204,7 @@ public final class DsSyncTrainer {
       throw e;
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
       // Bad records are found on executors; their DsSyncException reaches us as text.
-      throw Errors.fromTaskFailure(e, "Cutting the training data into shards");
+      throw SparkFailures.fromTaskFailure(e, "Cutting the training data into shards");
     }
     if (test != null) {
       evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
@@ -256,7 +261,7 @@ public final class DsSyncTrainer {
         long end = Math.min(totalSteps, first + k);
         if (Thread.currentThread().isInterrupted()) {
           // Interrupted while the driver evaluated or checkpointed: no further stage starts.
-          throw Errors.interrupted("before stage " + (stage + 1), first - 1)
+          throw TrainingErrors.interrupted("before stage " + (stage + 1), first - 1)
               .withPartialResult(run.result(consensus, history, config.describe(), Double.NaN, null));
         }
         pool.fitToSlots(first);
@@ -449,7 +454,7 @@ public final class DsSyncTrainer {
           throw e;
         }
         if (attempt >= maxAttempts) {
-          throw Errors.stageAttemptsExhausted(stage + 1, attempt, e)
+          throw TrainingErrors.stageAttemptsExhausted(stage + 1, attempt, e)
               .withPartialResult(e.partialResult().orElse(null));
         }
         run.retries().add(new StageRetry(stage + 1, attempt, e.kind(), e.getMessage()));
@@ -492,9 +497,9 @@ public final class DsSyncTrainer {
         Thread.currentThread().interrupt();
       }
       DsSyncException cause = Thread.currentThread().isInterrupted()
-          ? Errors.interrupted(String.format("during stage %d (steps %d-%d), whose Spark job was cancelled",
+          ? TrainingErrors.interrupted(String.format("during stage %d (steps %d-%d), whose Spark job was cancelled",
               work.stage() + 1, work.firstStep(), work.endStep() - 1), work.firstStep() - 1)
-          : Errors.fromTaskFailure(failure);
+          : SparkFailures.fromTaskFailure(failure);
       throw cause.withPartialResult(run.result(consensus, history, config.describe(), Double.NaN, null));
     } finally {
       // destroy() asks the block manager synchronously: under an interrupt it would throw and hide
@@ -533,7 +538,7 @@ public final class DsSyncTrainer {
           } else if (shortSince < 0) {
             shortSince = System.nanoTime();
           } else if (System.nanoTime() - shortSince > slotWaitNanos) {
-            throw Errors.slotsLost(pool.size(), available, config.get(TrainerConfig.SLOT_WAIT_MS));
+            throw ClusterErrors.slotsLost(pool.size(), available, config.get(TrainerConfig.SLOT_WAIT_MS));
           }
         }
       }
@@ -621,34 +626,6 @@ public final class DsSyncTrainer {
   }
 
   /**
-   * Spark 4 supports Java 17 and 21, Spark 3.5 Java 17 (and 8 and 11, below what dssync needs). Others
-   * may train, but from Java 23 on the file systems of Hadoop before 3.5 refuse to log in
-   * ({@link Errors#throughHadoop}): said at the start of a fit, not at its first checkpoint or at the
-   * model's save after hours of training.
-   */
-  static java.util.Optional<String> unsupportedJava(int feature, String hadoopVersion) {
-    if (feature == 17 || feature == 21) {
-      return java.util.Optional.empty();
-    }
-    return java.util.Optional.of("Java " + feature + " is not a version Spark supports (17, and 21 from Spark 4.0)"
-        + (hadoopRefuses(feature, hadoopVersion) ? "; training runs, but Hadoop " + hadoopVersion + "'s file systems"
-            + " refuse it, so checkpoints (--checkpoint-dir, --resume), metrics files (--metrics-out) and saved"
-            + " models fail" : "")
-        + ". " + Errors.SUPPORTED_JAVA);
-  }
-
-  /**
-   * Whether Hadoop {@code hadoopVersion}'s login fails on Java {@code feature}: Hadoop before 3.5 logs in
-   * through {@code Subject.getSubject}, which Java 23 and later refuse; 3.5 (Spark 4.2's) does not.
-   */
-  public static boolean hadoopRefuses(int feature, String hadoopVersion) {
-    String[] parts = hadoopVersion.split("[.-]");
-    int major = Integer.parseInt(parts[0]);
-    int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-    return feature >= 23 && (major < 3 || (major == 3 && minor < 5));
-  }
-
-  /**
    * Off local masters the replicas run on executors, but this JVM still evaluates the consensus
    * between stages with PyTorch: under glibc's defaults that took 4x as long (2.1-4.6 s against
    * 0.5-0.6 s for 2,000 test images on the netns testbed), time no stage runs in.
@@ -716,7 +693,7 @@ public final class DsSyncTrainer {
       try {
         callback.afterStage(metrics, control);
       } catch (RuntimeException e) {
-        throw Errors.callbackFailed(callback.getClass().getName(), metrics.stage() + 1, e).withPartialResult(partial);
+        throw TrainingErrors.callbackFailed(callback.getClass().getName(), metrics.stage() + 1, e).withPartialResult(partial);
       }
     }
   }
@@ -737,14 +714,14 @@ public final class DsSyncTrainer {
     settingsText().forEach((name, now) -> {
       String saved = c.settings().get(name);
       if (!FREE_ON_RESUME.contains(name) && saved != null && !saved.equals(now)) {
-        throw Errors.checkpointMismatch(loaded.path(), Errors.flag(name), saved, now);
+        throw FileErrors.checkpointMismatch(loaded.path(), Errors.flag(name), saved, now);
       }
     });
     if (c.totalSteps() != totalSteps) {
-      throw Errors.checkpointMismatch(loaded.path(), "training data (total steps)", c.totalSteps(), totalSteps);
+      throw FileErrors.checkpointMismatch(loaded.path(), "training data (total steps)", c.totalSteps(), totalSteps);
     }
     if (c.state().length != fresh.state().length || c.optimizerState().length != fresh.optimizerState().length) {
-      throw Errors.checkpointMismatch(loaded.path(), "model size (floats)", c.state().length, fresh.state().length);
+      throw FileErrors.checkpointMismatch(loaded.path(), "model size (floats)", c.state().length, fresh.state().length);
     }
     LOG.warn("Resuming from {} at step {} of {} (stage {})", loaded.path(), c.step(), totalSteps, c.stagesDone() + 1);
     return c;

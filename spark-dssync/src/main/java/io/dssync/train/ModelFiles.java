@@ -1,6 +1,7 @@
 package io.dssync.train;
 
 import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import io.dssync.models.BuiltInModel;
 import io.dssync.models.FactoryModel;
 import io.dssync.models.LossKind;
@@ -78,7 +79,7 @@ public final class ModelFiles {
   private static byte[] read(String file, Configuration hadoopConf) {
     try {
       Path path = new Path(file);
-      return Errors.throughHadoop(file, () -> {
+      return FileErrors.throughHadoop(file, () -> {
         try (InputStream in = path.getFileSystem(hadoopConf).open(path)) {
           return in.readAllBytes();
         }

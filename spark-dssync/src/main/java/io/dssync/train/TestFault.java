@@ -1,6 +1,6 @@
 package io.dssync.train;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.TrainingErrors;
 import java.io.Serializable;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.RuntimeConfig;
@@ -53,6 +53,6 @@ record TestFault(long step, int rank, boolean hang, long hangLimitMs) implements
         }
       }
     }
-    throw Errors.injectedFault(r, s, hang ? "stopped answering its group" : "task exception");
+    throw TrainingErrors.injectedFault(r, s, hang ? "stopped answering its group" : "task exception");
   }
 }

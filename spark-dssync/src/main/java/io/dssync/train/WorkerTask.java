@@ -5,9 +5,9 @@ import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
 import io.dssync.data.LabeledArrays;
+import io.dssync.errors.TrainingErrors;
 import io.dssync.models.LossKind;
 import io.dssync.data.ShardBatcher;
-import io.dssync.errors.Errors;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.Replicas;
 import io.dssync.schedule.GroupSchedule;
@@ -147,8 +147,8 @@ class WorkerTask
       loss[i] = replica.trainStep(features, labels, work.batchSize(), work.learningRate().at(step));
       if (!Float.isFinite(loss[i])) {
         // Failing the task fails the barrier stage; the driver keeps the last consensus model.
-        throw work.model().lossKind() == LossKind.CUSTOM ? Errors.customLossNotFinite(step, loss[i])
-            : Errors.diverged(step, loss[i]);
+        throw work.model().lossKind() == LossKind.CUSTOM ? TrainingErrors.customLossNotFinite(step, loss[i])
+            : TrainingErrors.diverged(step, loss[i]);
       }
       beforeAveraging(rank, step);
       long t1 = System.nanoTime();

@@ -1,6 +1,6 @@
 package io.dssync.transport;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.ClusterErrors;
 import java.lang.reflect.Field;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -64,9 +64,9 @@ final class BarrierRendezvous {
         reply.cancel(true);
         Thread.currentThread().interrupt();
         ctx.killTaskIfInterrupted();
-        throw Errors.rendezvousFailure(ctx.partitionId(), e);
+        throw ClusterErrors.rendezvousFailure(ctx.partitionId(), e);
       } catch (ExecutionException e) {
-        throw Errors.rendezvousFailure(ctx.partitionId(), e.getCause());
+        throw ClusterErrors.rendezvousFailure(ctx.partitionId(), e.getCause());
       }
     }
   }

@@ -1,6 +1,6 @@
 package io.dssync.transport;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.ClusterErrors;
 import java.time.Duration;
 import org.apache.spark.SecurityManager;
 import org.apache.spark.SparkConf;
@@ -40,7 +40,7 @@ public final class MasterProbe {
     try {
       rpc.setupEndpointRef(RpcAddress$.MODULE$.fromSparkURL(masterUrl), MASTER_ENDPOINT);
     } catch (Exception e) { // Spark's own SparkException is a checked exception in Java's eyes
-      throw Errors.masterRefused(masterUrl, security.isAuthenticationEnabled(), rootMessage(e));
+      throw ClusterErrors.masterRefused(masterUrl, security.isAuthenticationEnabled(), rootMessage(e));
     } finally {
       rpc.shutdown();
     }

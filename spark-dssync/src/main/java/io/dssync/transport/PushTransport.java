@@ -4,6 +4,8 @@ import io.dssync.collective.Landing;
 import io.dssync.collective.MessageId;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
+import io.dssync.errors.ClusterErrors;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import java.io.IOException;
@@ -55,9 +57,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Nothing is stored in the BlockManager, so no block of a step ever reaches the driver's block
- * tracker. Used from the task thread only. Errors: {@code Errors.peerTimeout} when a part or an
+ * tracker. Used from the task thread only. Errors: {@code ClusterErrors.peerTimeout} when a part or an
  * acknowledgement does not arrive by the deadline (for a part, with what the silent peer was
- * waiting for in turn, asked over its channel: {@link PeerWait}), {@code Errors.transportFailure}
+ * waiting for in turn, asked over its channel: {@link PeerWait}), {@code ClusterErrors.transportFailure}
  * when a peer is unreachable or a transfer fails.
  */
 public final class PushTransport implements Transport {
@@ -345,7 +347,7 @@ public final class PushTransport implements Transport {
           error = sendFailed(missing);
         } else if (missing != null) {
           inbox.awaitingAcknowledgement(missing.reader(), missing.id(), start, true);
-          error = Errors.peerTimeout(rank, missing.reader(), missing.id().step(),
+          error = ClusterErrors.peerTimeout(rank, missing.reader(), missing.id().step(),
               "the acknowledgement of " + missing.id().describe(), closeTimeout.toMillis(),
               WaitChain.from(channel, peers, rank, missing.reader()));
         } else if (oldest != null) {
@@ -402,7 +404,7 @@ public final class PushTransport implements Transport {
       parcel = reader.startFilling(rank, id, length);
     } catch (IllegalStateException e) {
       failed = true;
-      throw Errors.transportFailure(rank, readerRank, id.step(), "hand " + id.describe() + " to", e);
+      throw ClusterErrors.transportFailure(rank, readerRank, id.step(), "hand " + id.describe() + " to", e);
     }
     parcel.landing.apply(data, offset, parcel.floats, parcel.offset, length);
     reader.finish(parcel);
@@ -443,7 +445,7 @@ public final class PushTransport implements Transport {
       signals.pump(maxWaitNanos);
     } catch (HostSignals.Failure e) {
       failed = true;
-      throw Errors.transportFailure(rank, e.peer() < 0 ? rank : e.peer(), step, "exchange notices with", e.getCause());
+      throw ClusterErrors.transportFailure(rank, e.peer() < 0 ? rank : e.peer(), step, "exchange notices with", e.getCause());
     }
   }
 
@@ -457,12 +459,12 @@ public final class PushTransport implements Transport {
       sending.to(client(reader));
     } catch (IOException | RuntimeException e) {
       failed = true;
-      throw Errors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
+      throw ClusterErrors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       failed = true;
       task.killTaskIfInterrupted();
-      throw Errors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
+      throw ClusterErrors.transportFailure(rank, reader, id.step(), "send " + id.describe() + " to", e);
     }
   }
 
@@ -510,16 +512,16 @@ public final class PushTransport implements Transport {
     long arrived = System.nanoTime();
     if (parcel == null) {
       failed = true;
-      throw Errors.peerTimeout(rank, sender, id.step(), id.describe(), timeout.toMillis(),
+      throw ClusterErrors.peerTimeout(rank, sender, id.step(), id.describe(), timeout.toMillis(),
           WaitChain.from(channel, peers, rank, sender));
     }
     if (parcel.failure != null) {
       failed = true;
-      throw Errors.transportFailure(rank, sender, id.step(), "receive " + id.describe() + " from", parcel.failure);
+      throw ClusterErrors.transportFailure(rank, sender, id.step(), "receive " + id.describe() + " from", parcel.failure);
     }
     if (parcel.length != length) {
       failed = true;
-      throw Errors.lengthMismatch(id.describe() + " from rank " + sender + " (floats)", length, parcel.length);
+      throw DataErrors.lengthMismatch(id.describe() + " from rank " + sender + " (floats)", length, parcel.length);
     }
     if (parcel.pooled) {
       landing.apply(parcel.floats, 0, dst, offset, length);
@@ -539,7 +541,7 @@ public final class PushTransport implements Transport {
 
   private DsSyncException sendFailed(Outgoing.Failure f) {
     failed = true;
-    return Errors.transportFailure(rank, f.reader(), f.id().step(), "send " + f.id().describe() + " to", f.cause());
+    return ClusterErrors.transportFailure(rank, f.reader(), f.id().step(), "send " + f.id().describe() + " to", f.cause());
   }
 
   /** Stops receiving and closes the channel; idempotent. */

@@ -1,5 +1,6 @@
 package io.dssync.transport;
 
+import io.dssync.errors.ClusterErrors;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import org.apache.spark.network.client.TransportClient;
 
 /**
  * Who holds up whom, asked after a rank timed out waiting for a peer's part (the clauses of its
- * {@code Errors.peerTimeout}).
+ * {@code ClusterErrors.peerTimeout}).
  */
 final class WaitChain {
   /** How long a rank that timed out spends asking who holds up whom (on top of its sync timeout). */

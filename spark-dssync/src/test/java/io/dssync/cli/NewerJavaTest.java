@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.dssync.train.DsSyncTrainer;
 import io.dssync.testing.ChildJvm;
+import io.dssync.errors.FileErrors;
 import io.dssync.testing.ChildJvm.Run;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,7 +36,7 @@ class NewerJavaTest {
         metrics.toString());
     String output = run.output();
     int feature = feature(jdk);
-    if (!DsSyncTrainer.hadoopRefuses(feature, VersionInfo.getVersion())) {
+    if (!FileErrors.hadoopRefuses(feature, VersionInfo.getVersion())) {
       assertEquals(0, run.exitCode(), output);
       assertTrue(Files.exists(dir.resolve("report/loss_vs_step.png")), output);
       return;
@@ -53,7 +53,7 @@ class NewerJavaTest {
     Path jdk = newerJdkOrSkip();
     Path saved = dir.resolve("model");
     Run run = run(jdk, "io.dssync.ml.SaveOnNewerJava", saved.toString());
-    if (!DsSyncTrainer.hadoopRefuses(feature(jdk), VersionInfo.getVersion())) {
+    if (!FileErrors.hadoopRefuses(feature(jdk), VersionInfo.getVersion())) {
       assertEquals(0, run.exitCode(), run.output());
       assertTrue(Files.exists(saved.resolve("metadata")), run.output());
       return;

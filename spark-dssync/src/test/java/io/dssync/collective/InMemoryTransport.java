@@ -1,5 +1,7 @@
 package io.dssync.collective;
 
+import io.dssync.errors.ClusterErrors;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,13 +98,13 @@ public final class InMemoryTransport implements Transport {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       leave(key, slot, false);
-      throw Errors.transportFailure(rank, sender, id.step(), "fetch " + id.describe() + " from", e);
+      throw ClusterErrors.transportFailure(rank, sender, id.step(), "fetch " + id.describe() + " from", e);
     }
     long ready = System.nanoTime();
     stats.waitNanos.addAndGet(ready - start);
     if (!arrived) {
       leave(key, slot, false);
-      throw Errors.peerTimeout(rank, sender, id.step(), id.describe(), timeout.toMillis());
+      throw ClusterErrors.peerTimeout(rank, sender, id.step(), id.describe(), timeout.toMillis());
     }
     if (!slot.isReader[rank]) {
       leave(key, slot, false);
@@ -111,7 +113,7 @@ public final class InMemoryTransport implements Transport {
     }
     if (slot.data.length != length) {
       leave(key, slot, false);
-      throw Errors.lengthMismatch(id.describe() + " from rank " + sender, length, slot.data.length);
+      throw DataErrors.lengthMismatch(id.describe() + " from rank " + sender, length, slot.data.length);
     }
     landing.apply(slot.data, 0, dst, offset, length);
     leave(key, slot, true);

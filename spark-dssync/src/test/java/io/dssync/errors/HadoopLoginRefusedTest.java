@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class HadoopLoginRefusedTest {
   @Test
   void javasRefusalOfHadoopsLoginNamesThePathTheJavaAndTheFix() {
-    DsSyncException e = assertThrows(DsSyncException.class, () -> Errors.throughHadoop("file:/runs/a.jsonl", () -> {
+    DsSyncException e = assertThrows(DsSyncException.class, () -> FileErrors.throughHadoop("file:/runs/a.jsonl", () -> {
       throw new UnsupportedOperationException("getSubject is not supported");
     }));
     assertEquals(ErrorKind.CONFIG, e.kind());
@@ -29,17 +29,17 @@ class HadoopLoginRefusedTest {
   void otherFailuresPassThroughUnchanged() {
     UnsupportedOperationException other = new UnsupportedOperationException("append is not supported");
     assertSame(other, assertThrows(UnsupportedOperationException.class,
-        () -> Errors.throughHadoop("file:/x", () -> {
+        () -> FileErrors.throughHadoop("file:/x", () -> {
           throw other;
         })));
     IOException io = new IOException("disk full");
-    assertSame(io, assertThrows(IOException.class, () -> Errors.throughHadoop("file:/x", () -> {
+    assertSame(io, assertThrows(IOException.class, () -> FileErrors.throughHadoop("file:/x", () -> {
       throw io;
     })));
   }
 
   @Test
   void aCallThatSucceedsReturnsItsValue() throws IOException {
-    assertEquals("fs", Errors.throughHadoop("file:/x", () -> "fs"));
+    assertEquals("fs", FileErrors.throughHadoop("file:/x", () -> "fs"));
   }
 }

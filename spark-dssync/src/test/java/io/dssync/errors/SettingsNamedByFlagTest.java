@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 class SettingsNamedByFlagTest {
   @Test
   void timeoutAndRetryErrorsNameTheFlag() {
-    String timeout = Errors.peerTimeout(1, 2, 7, "a chunk", 3000).getMessage();
+    String timeout = ClusterErrors.peerTimeout(1, 2, 7, "a chunk", 3000).getMessage();
     assertTrue(timeout.contains("--sync-timeout-ms"), timeout);
     assertFalse(timeout.contains("dssync."), timeout);
-    String retries = Errors.stageAttemptsExhausted(3, 2, Errors.peerTimeout(1, 2, 7, "a chunk", 3000)).getMessage();
+    String retries = TrainingErrors.stageAttemptsExhausted(3, 2, ClusterErrors.peerTimeout(1, 2, 7, "a chunk", 3000)).getMessage();
     assertTrue(retries.contains("--max-stage-attempts = 2"), retries);
     assertFalse(retries.contains("dssync.maxStageAttempts"), retries);
   }

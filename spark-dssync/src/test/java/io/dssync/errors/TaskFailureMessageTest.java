@@ -15,13 +15,13 @@ class TaskFailureMessageTest {
   @Test
   void anExecutorKilledWithExitCode137IsExplainedAsMostLikelyMemoryWithTheFix() {
     DsSyncException e =
-        Errors.fromTaskFailure(new RuntimeException(LOST + "Command exited with code 137\nDriver stacktrace:"));
+        SparkFailures.fromTaskFailure(new RuntimeException(LOST + "Command exited with code 137\nDriver stacktrace:"));
     assertEquals(ErrorKind.STAGE_FAILED, e.kind());
     assertTrue(e.getMessage().startsWith("A training stage failed: " + LOST + "Command exited with code 137 An"
         + " executor exited with code 137: its JVM was killed (SIGKILL)"), e.getMessage());
     assertTrue(e.getMessage().contains("spark.executor.memoryOverhead") && e.getMessage().contains("--batch-size"),
         e.getMessage());
-    assertTrue(Errors.fromTaskFailure(new RuntimeException("The executor with id 3 exited with exit code 137(SIGKILL,"
+    assertTrue(SparkFailures.fromTaskFailure(new RuntimeException("The executor with id 3 exited with exit code 137(SIGKILL,"
         + " possible container OOM).")).getMessage().contains("OOM killer"));
   }
 
@@ -29,7 +29,7 @@ class TaskFailureMessageTest {
   void otherLostExecutorsGetNoMemoryHint() {
     for (String reason : new String[] {"Command exited with code 1", "Command exited with code 1370",
         "Remote RPC client disassociated."}) {
-      DsSyncException e = Errors.fromTaskFailure(new RuntimeException(LOST + reason));
+      DsSyncException e = SparkFailures.fromTaskFailure(new RuntimeException(LOST + reason));
       assertEquals("A training stage failed: " + LOST + reason, e.getMessage());
       assertFalse(e.getMessage().contains("SIGKILL") || e.getMessage().contains("heap"), e.getMessage());
     }
@@ -37,7 +37,7 @@ class TaskFailureMessageTest {
 
   @Test
   void aDsSyncErrorThrownInATaskComesBackWithItsKindAndMessage() {
-    DsSyncException e = Errors.fromTaskFailure(new RuntimeException(LOST.replace("ExecutorLostFailure", "")
+    DsSyncException e = SparkFailures.fromTaskFailure(new RuntimeException(LOST.replace("ExecutorLostFailure", "")
         + "io.dssync.errors.DsSyncException[SYNC_TIMEOUT]: Rank 1 waited for rank 3\n\tat x"));
     assertEquals(ErrorKind.SYNC_TIMEOUT, e.kind());
     assertEquals("Rank 1 waited for rank 3", e.getMessage());
@@ -47,7 +47,7 @@ class TaskFailureMessageTest {
   void aTaskOutOfJavaHeapNamesTheJvmWhoseHeapToRaise() {
     String local = "Job aborted due to stage failure: Task 0 in stage 0.0 failed 1 times, most recent failure: Lost task"
         + " 0.0 in stage 0.0 (TID 0) (localhost executor driver): java.lang.OutOfMemoryError: Java heap space\n\tat x";
-    DsSyncException e = Errors.fromTaskFailure(new RuntimeException(local), "Cutting the training data into shards");
+    DsSyncException e = SparkFailures.fromTaskFailure(new RuntimeException(local), "Cutting the training data into shards");
     assertEquals(ErrorKind.STAGE_FAILED, e.kind());
     assertTrue(e.getMessage().startsWith("Cutting the training data into shards failed: Job aborted"), e.getMessage());
     assertTrue(e.getMessage().endsWith("Java heap space A task ran out of Java heap in the driver's JVM, which runs the"
@@ -56,7 +56,7 @@ class TaskFailureMessageTest {
         e.getMessage());
     String remote = LOST.replace("ExecutorLostFailure (executor 2 exited caused by one of the running tasks) Reason: ",
         "java.lang.OutOfMemoryError: Java heap space");
-    assertTrue(Errors.fromTaskFailure(new RuntimeException(remote)).getMessage().endsWith("Java heap space A task ran"
+    assertTrue(SparkFailures.fromTaskFailure(new RuntimeException(remote)).getMessage().endsWith("Java heap space A task ran"
         + " out of Java heap in an executor's JVM: raise spark.executor.memory (spark-submit's --executor-memory), or"
         + " train on fewer examples (--train-limit)."));
   }

@@ -5,6 +5,7 @@ import io.dssync.bench.PythonPeer;
 import io.dssync.bench.ResultsFolder;
 import io.dssync.collective.AllReduceAlgorithm;
 import io.dssync.errors.Errors;
+import io.dssync.errors.SparkFailures;
 import io.dssync.launch.ByteSize;
 import io.dssync.launch.CommandFlags;
 import io.dssync.launch.SparkSessions;
@@ -138,7 +139,7 @@ public final class AllReduceBench implements BenchMode {
         results.add(AllReduceWorkerResult.decode(text));
       }
     } catch (RuntimeException e) {
-      throw Errors.fromTaskFailure(e);
+      throw SparkFailures.fromTaskFailure(e);
     }
     results.sort(Comparator.comparingInt(AllReduceWorkerResult::rank));
     return AllReduceRun.from(plan, results);

@@ -1,5 +1,6 @@
 package io.dssync.bench.allreduce;
 
+import io.dssync.errors.ClusterErrors;
 import io.dssync.errors.Errors;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -64,9 +65,9 @@ final class RawTcpProbe {
         }
       }
     } catch (SocketTimeoutException e) {
-      throw Errors.peerTimeout(rank, sender, 0, "the raw TCP probe transfer", timeoutMs);
+      throw ClusterErrors.peerTimeout(rank, sender, 0, "the raw TCP probe transfer", timeoutMs);
     } catch (IOException e) {
-      throw Errors.transportFailure(rank, sender, 0, "receive the raw TCP probe from", e);
+      throw ClusterErrors.transportFailure(rank, sender, 0, "receive the raw TCP probe from", e);
     }
   }
 
@@ -93,9 +94,9 @@ final class RawTcpProbe {
       }
       return bytes / (best / 1e9) / 1e6;
     } catch (SocketTimeoutException e) {
-      throw Errors.peerTimeout(rank, receiver, 0, "the raw TCP probe acknowledgement", timeoutMs);
+      throw ClusterErrors.peerTimeout(rank, receiver, 0, "the raw TCP probe acknowledgement", timeoutMs);
     } catch (IOException e) {
-      throw Errors.transportFailure(rank, receiver, 0, "send the raw TCP probe to", e);
+      throw ClusterErrors.transportFailure(rank, receiver, 0, "send the raw TCP probe to", e);
     }
   }
 }

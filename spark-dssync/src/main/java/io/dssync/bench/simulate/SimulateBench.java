@@ -4,6 +4,7 @@ import io.dssync.launch.CommandFlags;
 import io.dssync.bench.BenchMode;
 import io.dssync.bench.CsvRows;
 import io.dssync.bench.ResultsFolder;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import io.dssync.schedule.RingRule;
 import java.io.PrintStream;
@@ -116,7 +117,7 @@ public final class SimulateBench implements BenchMode {
       byNetwork.computeIfAbsent(csv.text(r, "network"), k -> new ArrayList<>()).add(cell(csv, r));
     }
     if (byNetwork.isEmpty()) {
-      throw Errors.badRecord("all-reduce table", "it has no rows", "Rerun dssync bench allreduce.");
+      throw DataErrors.badRecord("all-reduce table", "it has no rows", "Rerun dssync bench allreduce.");
     }
     Map<String, RackCalibration.Links> fits = new LinkedHashMap<>();
     byNetwork.forEach((network, cells) -> fits.put(network, RackCalibration.calibrate(cells, racks)));
@@ -132,7 +133,7 @@ public final class SimulateBench implements BenchMode {
     if (csv.hasColumn(ALL_REDUCE_COLUMN)) {
       String named = csv.text(r, ALL_REDUCE_COLUMN).trim();
       measuredWith = Arrays.stream(RingRule.values()).filter(rule -> rule.label().equals(named)).findFirst()
-          .orElseThrow(() -> Errors.badRecord("all-reduce table", "row " + (r + 2) + " names all-reduce '" + named
+          .orElseThrow(() -> DataErrors.badRecord("all-reduce table", "row " + (r + 2) + " names all-reduce '" + named
               + "', none of auto, direct, ring", "Rerun dssync bench allreduce, which writes the column."));
     }
     return new RackCalibration.Cell((int) csv.number(r, "workers"), (int) csv.number(r, "group_size"),

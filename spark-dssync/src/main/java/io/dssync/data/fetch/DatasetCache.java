@@ -1,8 +1,8 @@
 package io.dssync.data.fetch;
 
 import io.dssync.data.format.IdxReader;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.DsSyncException;
-import io.dssync.errors.Errors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -57,7 +57,7 @@ public final class DatasetCache {
       }
       failed.add(source);
     }
-    throw Errors.datasetUnavailable(file.dataset(), String.join("; ", tried), howToGet);
+    throw DataErrors.datasetUnavailable(file.dataset(), String.join("; ", tried), howToGet);
   }
 
   private byte[] fromCache(ExpectedFile file) {

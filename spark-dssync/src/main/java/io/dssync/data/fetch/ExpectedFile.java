@@ -1,7 +1,7 @@
 package io.dssync.data.fetch;
 
 import io.dssync.data.format.IdxReader;
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,12 +18,12 @@ public record ExpectedFile(String dataset, String name, long size, String sha256
   byte[] verify(Path path) {
     byte[] content = IdxReader.readContent(path);
     if (content.length != size) {
-      throw Errors.datasetCorrupt(dataset, path.toString(),
+      throw DataErrors.datasetCorrupt(dataset, path.toString(),
           "it decompresses to " + content.length + " bytes but " + size + " were expected");
     }
     String actual = sha256(content);
     if (!actual.equals(sha256)) {
-      throw Errors.datasetCorrupt(dataset, path.toString(),
+      throw DataErrors.datasetCorrupt(dataset, path.toString(),
           "SHA-256 of the decompressed content is " + actual + " but " + sha256 + " was expected");
     }
     return content;

@@ -1,7 +1,7 @@
 package io.dssync.data.format;
 
 import io.dssync.data.LabeledArrays;
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 
 /**
  * Parses the CIFAR-10 binary format: back-to-back records of 1 label byte followed by 3072 pixel
@@ -19,7 +19,7 @@ public final class CifarBinaryReader {
   /** The records of one batch file; {@code fileName} names the file in errors. */
   public static LabeledArrays parse(byte[] content, String fileName, int classes) {
     if (content.length == 0 || content.length % RECORD_BYTES != 0) {
-      throw Errors.datasetCorrupt("CIFAR binary", fileName, "it holds " + content.length
+      throw DataErrors.datasetCorrupt("CIFAR binary", fileName, "it holds " + content.length
           + " bytes, not a positive multiple of the " + RECORD_BYTES + "-byte record"
           + " (1 label byte + 3072 pixel bytes)");
     }
@@ -30,7 +30,7 @@ public final class CifarBinaryReader {
       int base = r * RECORD_BYTES;
       labels[r] = content[base] & 0xff;
       if (labels[r] >= classes) {
-        throw Errors.datasetCorrupt("CIFAR binary", fileName, "record " + r + " has label "
+        throw DataErrors.datasetCorrupt("CIFAR binary", fileName, "record " + r + " has label "
             + labels[r] + ", outside 0.." + (classes - 1));
       }
       for (int p = 0; p < PIXELS; p++) {

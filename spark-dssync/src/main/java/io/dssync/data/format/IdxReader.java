@@ -1,6 +1,6 @@
 package io.dssync.data.format;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,20 +79,20 @@ public final class IdxReader {
       return in.readAllBytes();
     } catch (IOException e) {
       // A truncated or damaged download: report it as corruption so the caller fetches again.
-      throw Errors.datasetCorrupt("IDX", file.toString(),
+      throw DataErrors.datasetCorrupt("IDX", file.toString(),
           "gzip data is damaged (" + e.getMessage() + ")");
     }
   }
 
   private static ByteBuffer header(byte[] content, int headerBytes, int magic, String fileName) {
     if (content.length < headerBytes) {
-      throw Errors.datasetCorrupt("IDX", fileName, "the file holds " + content.length
+      throw DataErrors.datasetCorrupt("IDX", fileName, "the file holds " + content.length
           + " bytes, fewer than its " + headerBytes + "-byte header");
     }
     ByteBuffer header = ByteBuffer.wrap(content, 0, headerBytes); // big-endian by default
     int actual = header.getInt();
     if (actual != magic) {
-      throw Errors.datasetCorrupt("IDX", fileName, String.format(
+      throw DataErrors.datasetCorrupt("IDX", fileName, String.format(
           "magic number is 0x%08x but 0x%08x (%d) was expected", actual, magic, magic));
     }
     return header;
@@ -101,7 +101,7 @@ public final class IdxReader {
   private static int dimension(ByteBuffer header, String what, String fileName) {
     int value = header.getInt();
     if (value < 0) {
-      throw Errors.datasetCorrupt("IDX", fileName, what + " is negative (" + value + ")");
+      throw DataErrors.datasetCorrupt("IDX", fileName, what + " is negative (" + value + ")");
     }
     return value;
   }
@@ -110,7 +110,7 @@ public final class IdxReader {
       String fileName) {
     long actual = content.length - (long) headerBytes;
     if (actual != expected) {
-      throw Errors.datasetCorrupt("IDX", fileName, "the header announces " + what + " = "
+      throw DataErrors.datasetCorrupt("IDX", fileName, "the header announces " + what + " = "
           + expected + " data bytes but the file holds " + actual);
     }
   }

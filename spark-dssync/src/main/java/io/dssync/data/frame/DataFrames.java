@@ -2,6 +2,7 @@ package io.dssync.data.frame;
 
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.Labels;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.Errors;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -91,7 +92,7 @@ public final class DataFrames {
       packer.add(row.get(featuresIndex), row.get(labelIndex));
     }
     if (packer.size() == 0) {
-      throw Errors.badRecord(where, "it is empty: fewer examples than workers",
+      throw DataErrors.badRecord(where, "it is empty: fewer examples than workers",
           "Use fewer workers or more data");
     }
     return packer.result();

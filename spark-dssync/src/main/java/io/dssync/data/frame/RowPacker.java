@@ -4,7 +4,7 @@ import io.dssync.data.HeapArrays;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.Labels;
 import io.dssync.data.ScalaSeqs;
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntToLongFunction;
@@ -182,12 +182,12 @@ final class RowPacker {
       for (int j = 0; j < w; j++) {
         String problem = spec.problem(examples.labels()[k * w + j], j);
         if (problem != null) {
-          throw Errors.badRecord(where + ", row " + rowOf.applyAsLong(k), problem, spec.fix());
+          throw DataErrors.badRecord(where + ", row " + rowOf.applyAsLong(k), problem, spec.fix());
         }
       }
       for (int j = 0, at = k * d; j < d; j++, at++) {
         if (!Float.isFinite(features[at])) {
-          throw Errors.badRecord(where + ", row " + rowOf.applyAsLong(k), notFinite(j, features[at]), NOT_FINITE_FIX);
+          throw DataErrors.badRecord(where + ", row " + rowOf.applyAsLong(k), notFinite(j, features[at]), NOT_FINITE_FIX);
         }
       }
     }
@@ -200,6 +200,6 @@ final class RowPacker {
   }
 
   private RuntimeException bad(String problem, String fix) {
-    return Errors.badRecord(where + ", row " + (firstRow + size), problem, fix);
+    return DataErrors.badRecord(where + ", row " + (firstRow + size), problem, fix);
   }
 }

@@ -3,8 +3,8 @@ package io.dssync.data.frame;
 import io.dssync.data.HeapArrays;
 import io.dssync.data.LabeledArrays;
 import io.dssync.data.Labels;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.DsSyncException;
-import io.dssync.errors.Errors;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -105,7 +105,7 @@ public final class ShardedData {
   }
 
   private static DsSyncException tooFewExamples(long total, int workers) {
-    return Errors.badRecord("set", "it has " + total + " examples, fewer than the " + workers
+    return DataErrors.badRecord("set", "it has " + total + " examples, fewer than the " + workers
         + " workers, so some worker would get an empty shard", "Use fewer workers or more data");
   }
 

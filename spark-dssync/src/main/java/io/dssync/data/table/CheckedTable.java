@@ -1,8 +1,10 @@
 package io.dssync.data.table;
 
 import io.dssync.data.frame.DataFrames;
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
+import io.dssync.errors.SparkFailures;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
@@ -61,17 +63,17 @@ final class CheckedTable {
     } catch (DsSyncException e) {
       throw e;
     } catch (Exception e) { // SparkException is checked but thrown undeclared from Scala
-      throw Errors.fromTaskFailure(e, "Reading table " + name);
+      throw SparkFailures.fromTaskFailure(e, "Reading table " + name);
     }
     TableScan scan = TableScan.of(scans);
     if (policy == BadRecords.FAIL && scan.badRow != null) {
-      throw Errors.badRecord(scan.badWhere, scan.badRow.problem, scan.badRow.fix);
+      throw DataErrors.badRecord(scan.badWhere, scan.badRow.problem, scan.badRow.fix);
     }
     if (scan.mismatch != null) {
       throw unequal(name, plan, scan);
     }
     if (scan.good() == 0) {
-      throw Errors.emptyTable(name, scan.rows == 0 ? "it has no rows"
+      throw DataErrors.emptyTable(name, scan.rows == 0 ? "it has no rows"
           : "all " + scan.rows + " rows are bad records, skipped under --bad-records skip");
     }
     return new CheckedTable(name, selected, plan, validation, policy, scan, shape(name, plan, scan.first,
@@ -106,10 +108,10 @@ final class CheckedTable {
     boolean image = plan.features == ColumnPlan.Features.IMAGE;
     if (!scan.mismatch.sameFeatures(scan.first)) {
       String what = image ? "images" : plan.features == ColumnPlan.Features.VECTOR ? "vectors" : "arrays";
-      return Errors.unequalRows(name, plan.featureName(), what, scan.mismatchWhere, scan.mismatch.features(image),
+      return DataErrors.unequalRows(name, plan.featureName(), what, scan.mismatchWhere, scan.mismatch.features(image),
           scan.firstWhere, scan.first.features(image));
     }
-    return Errors.unequalRows(name, plan.labelName, plan.label == ColumnPlan.Label.VECTOR ? "vectors" : "arrays",
+    return DataErrors.unequalRows(name, plan.labelName, plan.label == ColumnPlan.Label.VECTOR ? "vectors" : "arrays",
         scan.mismatchWhere, scan.mismatch.label(), scan.firstWhere, scan.first.label());
   }
 

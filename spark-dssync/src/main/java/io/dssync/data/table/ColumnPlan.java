@@ -1,6 +1,6 @@
 package io.dssync.data.table;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +91,7 @@ final class ColumnPlan implements Serializable {
     if (indicator != null) {
       DataType t = typeOf(schema, table, "validation indicator", indicator);
       if (!(t instanceof BooleanType)) {
-        throw Errors.columnType(table, "validation indicator", indicator, t.simpleString(),
+        throw DataErrors.columnType(table, "validation indicator", indicator, t.simpleString(),
             "it must be boolean: true marks a validation row, false a training row",
             "Make one with a comparison, e.g. withColumn(\"isValidation\", col(\"" + indicator + "\").equalTo(0)),"
                 + " and name that column.");
@@ -132,7 +132,7 @@ final class ColumnPlan implements Serializable {
         return f.dataType();
       }
     }
-    throw Errors.missingColumn(table, role, name, schema.fieldNames());
+    throw DataErrors.missingColumn(table, role, name, schema.fieldNames());
   }
 
   private static Features oneColumn(DataType type, String name, String table) {
@@ -158,7 +158,7 @@ final class ColumnPlan implements Serializable {
         throw wrongFeatureType(type, names.get(i), table);
       }
       if (!(type instanceof NumericType)) {
-        throw Errors.columnType(table, "feature", names.get(i), type.simpleString(),
+        throw DataErrors.columnType(table, "feature", names.get(i), type.simpleString(),
             "with several feature columns each must hold one number",
             "Name one vector, array or image column alone, or assemble the columns into one vector first"
                 + " (e.g. with VectorAssembler).");
@@ -180,7 +180,7 @@ final class ColumnPlan implements Serializable {
     } else {
       fix = "Convert the column into one of those, e.g. with VectorAssembler.";
     }
-    return Errors.columnType(table, "feature", name, type.simpleString(), FEATURES_ALLOWED, fix);
+    return DataErrors.columnType(table, "feature", name, type.simpleString(), FEATURES_ALLOWED, fix);
   }
 
   private static Label labelKind(DataType type, String name, String table) {
@@ -199,7 +199,7 @@ final class ColumnPlan implements Serializable {
         : type instanceof BooleanType
             ? "Cast it to a number first, e.g. col(\"" + name + "\").cast(\"double\")."
             : "Convert the column into a number, an array of numbers or a vector.";
-    throw Errors.columnType(table, "label", name, type.simpleString(), LABEL_ALLOWED, fix);
+    throw DataErrors.columnType(table, "label", name, type.simpleString(), LABEL_ALLOWED, fix);
   }
 
   private static boolean isInteger(NumericType t) {

@@ -1,6 +1,6 @@
 package io.dssync.data.table;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.spark.ml.linalg.Vectors;
@@ -45,7 +45,7 @@ final class ExampleRows implements Iterator<Row> {
         e = reader.read(row);
       } catch (BadRow b) {
         if (policy == BadRecords.FAIL) {
-          throw Errors.badRecord("in table " + table + ", " + reader.where(row, partition, at), b.problem, b.fix);
+          throw DataErrors.badRecord("in table " + table + ", " + reader.where(row, partition, at), b.problem, b.fix);
         }
         continue;
       }

@@ -1,6 +1,6 @@
 package io.dssync.data.table;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.io.Serializable;
 import java.util.Iterator;
 import org.apache.spark.sql.Row;
@@ -67,7 +67,7 @@ final class PartitionScan implements Serializable {
           break;
         }
         if (scan.bad <= LOGGED_PER_PARTITION) {
-          LOG.warn("Skipping (--bad-records skip): {}", Errors.badRecord(where, b.problem, b.fix).getMessage());
+          LOG.warn("Skipping (--bad-records skip): {}", DataErrors.badRecord(where, b.problem, b.fix).getMessage());
         }
       }
     }

@@ -1,7 +1,8 @@
 package io.dssync.data.table;
 
+import io.dssync.errors.DataErrors;
 import io.dssync.errors.DsSyncException;
-import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.fs.FileStatus;
@@ -57,12 +58,12 @@ public final class TableReader {
       table = source.format().reader(spark).load(path);
     } catch (Exception e) { // AnalysisException and SparkException are checked, thrown undeclared from Scala
       if (e instanceof SparkThrowable t && "UNABLE_TO_INFER_SCHEMA".equals(t.getErrorClass())) {
-        throw Errors.emptyTable(path, "it has no data files that Spark's " + source.format() + " reader can read");
+        throw DataErrors.emptyTable(path, "it has no data files that Spark's " + source.format() + " reader can read");
       }
-      throw Errors.tableUnreadable(path, source.format().sparkName(), e);
+      throw DataErrors.tableUnreadable(path, source.format().sparkName(), e);
     }
     if (table.schema().isEmpty()) {
-      throw Errors.emptyTable(path, "it has no columns");
+      throw DataErrors.emptyTable(path, "it has no columns");
     }
     return table;
   }
@@ -74,14 +75,14 @@ public final class TableReader {
     try {
       Path p = new Path(path);
       FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      matches = Errors.throughHadoop(path, () -> fs.globStatus(p));
+      matches = FileErrors.throughHadoop(path, () -> fs.globStatus(p));
     } catch (DsSyncException e) {
       throw e;
     } catch (IOException | IllegalArgumentException e) {
-      throw Errors.tableUnopenable(path, e);
+      throw DataErrors.tableUnopenable(path, e);
     }
     if (matches == null || matches.length == 0) {
-      throw Errors.tableNotFound(path);
+      throw DataErrors.tableNotFound(path);
     }
   }
 }

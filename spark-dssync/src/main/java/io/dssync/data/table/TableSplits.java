@@ -1,6 +1,6 @@
 package io.dssync.data.table;
 
-import io.dssync.errors.Errors;
+import io.dssync.errors.DataErrors;
 import java.util.Objects;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
@@ -46,7 +46,7 @@ public final class TableSplits {
     LoadedTable train = table.loaded(Validation.Side.TRAIN);
     LoadedTable validation = table.loaded(Validation.Side.VALIDATION);
     if (train.rows() == 0 || validation.rows() == 0) {
-      throw Errors.emptyTable(table.name + " (" + (train.rows() == 0 ? "training" : "validation")
+      throw DataErrors.emptyTable(table.name + " (" + (train.rows() == 0 ? "training" : "validation")
           + " side of the split by " + how + ")", "all " + table.scan.good() + " good rows went to the other side");
     }
     return new TableSplit(train, validation);
@@ -56,20 +56,20 @@ public final class TableSplits {
     TableShape a = train.shape();
     TableShape b = test.shape();
     if (!a.features().equals(b.features())) {
-      throw Errors.splitsDiffer(trainPath, testPath, "example shape (channels x height x width)",
+      throw DataErrors.splitsDiffer(trainPath, testPath, "example shape (channels x height x width)",
           a.features(), b.features());
     }
     if (a.labelWidth() != b.labelWidth()) {
-      throw Errors.splitsDiffer(trainPath, testPath, "label width", a.labelWidth(), b.labelWidth());
+      throw DataErrors.splitsDiffer(trainPath, testPath, "label width", a.labelWidth(), b.labelWidth());
     }
     DataType la = train.frame().schema().apply("label").dataType();
     DataType lb = test.frame().schema().apply("label").dataType();
     if (!Objects.equals(la, lb)) {
-      throw Errors.splitsDiffer(trainPath, testPath, "label type", la.simpleString(),
+      throw DataErrors.splitsDiffer(trainPath, testPath, "label type", la.simpleString(),
           lb.simpleString());
     }
     if (a.idsInput() != b.idsInput()) {
-      throw Errors.splitsDiffer(trainPath, testPath, "feature kind",
+      throw DataErrors.splitsDiffer(trainPath, testPath, "feature kind",
           a.idsInput() ? "token ids" : "numbers", b.idsInput() ? "token ids" : "numbers");
     }
   }
