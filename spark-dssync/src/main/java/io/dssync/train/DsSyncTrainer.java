@@ -17,7 +17,6 @@ import io.dssync.metrics.StageMetrics;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.Evaluation;
 import io.dssync.replica.ModelReplica;
-import io.dssync.replica.NativeAllocator;
 import io.dssync.replica.Replicas;
 import io.dssync.replica.StepFootprint;
 import io.dssync.schedule.ScheduleKind;
@@ -28,9 +27,7 @@ import io.dssync.transport.ExecutorHosts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -136,7 +133,7 @@ public final class DsSyncTrainer {
     if (config.usesRacks()) {
       config.rackLayout().requireListed(ExecutorHosts.of(sc));
     }
-    oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
+    Preflight.oversubscription(sc.master(), n, config.get(TrainerConfig.THREADS_PER_WORKER),
         Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
     config.ignoredSettings().forEach(LOG::warn);
     FileErrors.unsupportedJava(Runtime.version().feature(), org.apache.hadoop.util.VersionInfo.getVersion())
@@ -145,7 +142,7 @@ public final class DsSyncTrainer {
     for (scala.Tuple2<String, String> e : sc.conf().getAllWithPrefix("spark.executorEnv.")) {
       executorEnv.put(e._1(), e._2());
     }
-    allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+    Preflight.allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
     EarlyStopping early = EarlyStopping.of(config);
     if (early.enabled() && data.test() == null && data.holdOut() == null) {
       throw Errors.invalidFlag(TrainerConfig.EARLY_STOP_PATIENCE.name(), early.patience(),
@@ -207,7 +204,7 @@ public final class DsSyncTrainer {
       throw SparkFailures.fromTaskFailure(e, "Cutting the training data into shards");
     }
     if (test != null) {
-      evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+      Preflight.evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
     }
     long skippedRecords = skipBad ? inputRows - examples - (data.holdOut() == null ? 0 : test.size()) : 0;
     if (skippedRecords > 0) {
@@ -215,7 +212,7 @@ public final class DsSyncTrainer {
           + " few per partition", skippedRecords, inputRows);
     }
     int batch = config.get(TrainerConfig.BATCH_SIZE);
-    requireBatchFitsShard(batch, n, examples);
+    Preflight.requireBatchFitsShard(batch, n, examples);
     long stepsPerEpoch = examples / ((long) n * batch);
     long totalSteps = stepsPerEpoch * config.get(TrainerConfig.EPOCHS);
     int k = config.get(TrainerConfig.STEPS_PER_STAGE);
@@ -236,7 +233,7 @@ public final class DsSyncTrainer {
     long started = System.nanoTime();
     try (pool; ModelFiles.Shipped shipped = ModelFiles.ship(spec, jsc);
         ModelReplica driverReplica = Replicas.create(spec, config.optimizerSpec(), threads)) {
-      StepFootprint ranksCheckMemory = checkStepMemory(sc, pool, batch, driverReplica, spec);
+      StepFootprint ranksCheckMemory = Preflight.checkStepMemory(sc, pool, batch, driverReplica, spec);
       ConsensusState consensus = initialState(driverReplica);
       // The stage attempt whose end produced the consensus; null while only the driver has it.
       String consensusFrom = null;
@@ -556,113 +553,6 @@ public final class DsSyncTrainer {
       dir = config.get(TrainerConfig.RESUME);
     }
     return dir.isEmpty() ? null : new CheckpointStore(dir, sc.hadoopConfiguration()).ensureDirectory();
-  }
-
-  /**
-   * A batch larger than a worker's shard would repeat examples inside every step; refuse it, naming
-   * the shard's size; such a batch can exhaust the host's memory in the first step, where the kernel kills
-   * the JVM without a word.
-   */
-  static void requireBatchFitsShard(int batch, int workers, long examples) {
-    if (examples < (long) workers * batch) {
-      throw Errors.invalidFlag(TrainerConfig.BATCH_SIZE.name(), batch, String.format(Locale.ROOT,
-          "each of the %d workers' shards holds about %d of the %d training examples, fewer than one batch",
-          workers, examples / workers, examples), String.format(Locale.ROOT,
-          "Use --batch-size %d or less (the batch is per worker), fewer workers, or more training data.",
-          Math.max(1, examples / workers)));
-    }
-  }
-
-  /**
-   * See {@link StepMemoryCheck}: measures a step's footprint on the driver's replica from two
-   * examples of the first shard (in an executor's memory already), checks this host under local mode,
-   * warns about YARN's and Kubernetes' memory overhead; returns the footprint the ranks of the first
-   * stage check their hosts against (null under local mode, checked here).
-   */
-  private StepFootprint checkStepMemory(SparkContext sc, WorkerPool pool, int batch, ModelReplica replica,
-      ModelSpec spec) {
-    sc.setJobDescription("dssync: two training examples to measure a step's memory");
-    LabeledArrays sample = pool.shards().map(shard -> shard.head(2)).first();
-    StepFootprint footprint = replica.stepFootprint(sample.features(), sample.labels(), sample.size());
-    String model = spec.modelSource().describe();
-    if (StepMemoryCheck.inContainers(sc.master())) {
-      StepMemoryCheck.overheadWarning(sc.getConf(), model, batch, footprint).ifPresent(LOG::warn);
-    }
-    if (!runsReplicasHere(sc.master())) {
-      return footprint;
-    }
-    OptionalLong available = HostMemory.available();
-    if (available.isPresent()) {
-      StepMemoryCheck.require(model, pool.size(), batch, footprint, available.getAsLong()).ifPresent(LOG::warn);
-    }
-    return null;
-  }
-
-  /** Local mode ({@code local}, {@code local[...]}): the replicas are threads of this JVM. */
-  static boolean runsReplicasHere(String master) {
-    return LocalMaster.parse(master).isPresent();
-  }
-
-  /**
-   * In local mode every replica is a thread of this JVM: more replica threads than cores make each
-   * step wait for a core, which is fine for trying things but slows training and skews timings.
-   */
-  static java.util.Optional<String> oversubscription(String master, int workers, int threadsPerWorker, int cores) {
-    if (!runsReplicasHere(master)) {
-      return java.util.Optional.empty();
-    }
-    long threads = (long) workers * threadsPerWorker;
-    if (threads <= cores) {
-      return java.util.Optional.empty();
-    }
-    // A replica waiting for its partner leaves its core to another replica, so the wait is not lost
-    // time: on 2 cores local[4] kept 0.92-0.97 of g = 1's throughput while its sync share read 0.11-0.15.
-    return java.util.Optional.of(String.format(java.util.Locale.ROOT, "%s runs %d replicas x %d thread(s) ="
-        + " %d compute threads on %d cores of this machine: steps share cores, so training is slower,"
-        + " timings are not representative, and the sync share counts waits for a partner whose step"
-        + " shares the cores (compare samples/s with --schedule local instead). For timing, use --workers"
-        + " %d or fewer, or a cluster.",
-        master, workers, threadsPerWorker, threads, cores, Math.max(1, cores / threadsPerWorker)));
-  }
-
-  /**
-   * Off local masters the replicas run on executors, but this JVM still evaluates the consensus
-   * between stages with PyTorch: under glibc's defaults that took 4x as long (2.1-4.6 s against
-   * 0.5-0.6 s for 2,000 test images on the netns testbed), time no stage runs in.
-   */
-  static java.util.Optional<String> evaluationAllocatorWarning(String master, Map<String, String> processEnv,
-      String osName) {
-    if (runsReplicasHere(master)) {
-      return java.util.Optional.empty(); // allocatorWarning covers this JVM, which runs the replicas too
-    }
-    return NativeAllocator.defaultsWarning("the driver (" + master + ")", processEnv, osName,
-        "its evaluation of the consensus between stages can take 4x as long", "Set them before the driver JVM"
-            + " starts (dssync-submit does): export " + NativeAllocator.shellLine() + "; a YARN or Kubernetes"
-            + " cluster-mode driver takes them as spark.yarn.appMasterEnv.* or spark.kubernetes.driverEnv.*.");
-  }
-
-  /**
-   * Warns when the processes that run replicas will use glibc's default malloc (see
-   * {@link NativeAllocator}): this JVM in local mode; else the executors, which get the
-   * spark.executorEnv settings and, on local-cluster, this process's environment too.
-   */
-  static java.util.Optional<String> allocatorWarning(String master, Map<String, String> executorEnv,
-      Map<String, String> processEnv, String osName) {
-    if (runsReplicasHere(master)) {
-      return NativeAllocator.defaultsWarning("this JVM (" + master + ")", processEnv, osName,
-          NativeAllocator.REPLICA_COST,
-          "Set them before the JVM starts (the dssync command and the dssync-java Jupyter kernel do): export "
-              + NativeAllocator.shellLine());
-    }
-    Map<String, String> env = new java.util.HashMap<>(executorEnv);
-    if (master.startsWith("local-cluster")) {
-      env.putAll(processEnv);
-    }
-    String confs = NativeAllocator.ENVIRONMENT.entrySet().stream()
-        .map(e -> "--conf spark.executorEnv." + e.getKey() + "=" + e.getValue())
-        .collect(java.util.stream.Collectors.joining(" "));
-    return NativeAllocator.defaultsWarning("the executors", env, osName, NativeAllocator.REPLICA_COST,
-        "Pass " + confs + " (the dssync command and dssync-submit do).");
   }
 
   /**

@@ -12,7 +12,7 @@ class BatchFitsShardTest {
   @Test
   void aBatchLargerThanAWorkersShardIsRefusedNamingTheShardAndTheLargestBatch() {
     DsSyncException e = assertThrows(DsSyncException.class,
-        () -> DsSyncTrainer.requireBatchFitsShard(100_000, 4, 60_000));
+        () -> Preflight.requireBatchFitsShard(100_000, 4, 60_000));
     assertTrue(e.getMessage().startsWith("Invalid --batch-size = 100000: each of the 4 workers' shards holds about"
         + " 15000 of the 60000 training examples"), e.getMessage());
     assertTrue(e.getMessage().contains("Use --batch-size 15000 or less"), e.getMessage());
@@ -20,7 +20,7 @@ class BatchFitsShardTest {
 
   @Test
   void aBatchThatFillsEachShardExactlyOnceIsAccepted() {
-    assertDoesNotThrow(() -> DsSyncTrainer.requireBatchFitsShard(64, 4, 256));
-    assertThrows(DsSyncException.class, () -> DsSyncTrainer.requireBatchFitsShard(64, 4, 255));
+    assertDoesNotThrow(() -> Preflight.requireBatchFitsShard(64, 4, 256));
+    assertThrows(DsSyncException.class, () -> Preflight.requireBatchFitsShard(64, 4, 255));
   }
 }

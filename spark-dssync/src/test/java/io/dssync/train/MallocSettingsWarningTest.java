@@ -16,7 +16,7 @@ class MallocSettingsWarningTest {
 
   @Test
   void localModeWithoutTheSettingsWarnsWithTheExportLine() {
-    Optional<String> w = DsSyncTrainer.allocatorWarning("local[4]", Map.of(), Map.of("PATH", "/bin"), "Linux");
+    Optional<String> w = Preflight.allocatorWarning("local[4]", Map.of(), Map.of("PATH", "/bin"), "Linux");
     assertTrue(w.isPresent());
     assertTrue(w.get().contains("this JVM (local[4])"), w.get());
     assertTrue(w.get().contains("export " + NativeAllocator.shellLine()), w.get());
@@ -24,37 +24,37 @@ class MallocSettingsWarningTest {
 
   @Test
   void localModeWithTheSettingsOrGlibcTunablesOrAnotherOsIsQuiet() {
-    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("local[4]", Map.of(), TUNED, "Linux"));
-    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("local", Map.of(),
+    assertEquals(Optional.empty(), Preflight.allocatorWarning("local[4]", Map.of(), TUNED, "Linux"));
+    assertEquals(Optional.empty(), Preflight.allocatorWarning("local", Map.of(),
         Map.of("GLIBC_TUNABLES", "glibc.malloc.top_pad=67108864"), "Linux"));
-    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("local[4]", Map.of(), Map.of(), "Mac OS X"));
+    assertEquals(Optional.empty(), Preflight.allocatorWarning("local[4]", Map.of(), Map.of(), "Mac OS X"));
   }
 
   @Test
   void clusterExecutorsAreJudgedByTheirExecutorEnvNotByTheDriversEnvironment() {
-    Optional<String> w = DsSyncTrainer.allocatorWarning("spark://127.0.0.1:7077", Map.of(), TUNED, "Linux");
+    Optional<String> w = Preflight.allocatorWarning("spark://127.0.0.1:7077", Map.of(), TUNED, "Linux");
     assertTrue(w.isPresent());
     assertTrue(w.get().contains("--conf spark.executorEnv.MALLOC_TOP_PAD_=67108864"), w.get());
-    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("yarn", TUNED, Map.of(), "Linux"));
+    assertEquals(Optional.empty(), Preflight.allocatorWarning("yarn", TUNED, Map.of(), "Linux"));
   }
 
   @Test
   void localClusterExecutorsInheritTheDriversEnvironment() {
-    assertEquals(Optional.empty(), DsSyncTrainer.allocatorWarning("local-cluster[2,1,1024]", Map.of(), TUNED, "Linux"));
-    assertTrue(DsSyncTrainer.allocatorWarning("local-cluster[2,1,1024]", Map.of(), Map.of(), "Linux").isPresent());
+    assertEquals(Optional.empty(), Preflight.allocatorWarning("local-cluster[2,1,1024]", Map.of(), TUNED, "Linux"));
+    assertTrue(Preflight.allocatorWarning("local-cluster[2,1,1024]", Map.of(), Map.of(), "Linux").isPresent());
   }
 
   @Test
   void aDriverOffLocalMastersIsWarnedForItsEvaluationsUnlessItsEnvironmentHasTheSettings() {
-    Optional<String> w = DsSyncTrainer.evaluationAllocatorWarning("spark://127.0.0.1:7077", Map.of(), "Linux");
+    Optional<String> w = Preflight.evaluationAllocatorWarning("spark://127.0.0.1:7077", Map.of(), "Linux");
     assertTrue(w.isPresent());
     assertTrue(w.get().contains("the driver (spark://127.0.0.1:7077)"), w.get());
     assertTrue(w.get().contains("export " + NativeAllocator.shellLine()), w.get());
     assertTrue(w.get().contains("spark.yarn.appMasterEnv."), w.get());
-    assertEquals(Optional.empty(), DsSyncTrainer.evaluationAllocatorWarning("yarn", TUNED, "Linux"));
-    assertTrue(DsSyncTrainer.evaluationAllocatorWarning("local-cluster[2,1,1024]", Map.of(), "Linux").isPresent());
+    assertEquals(Optional.empty(), Preflight.evaluationAllocatorWarning("yarn", TUNED, "Linux"));
+    assertTrue(Preflight.evaluationAllocatorWarning("local-cluster[2,1,1024]", Map.of(), "Linux").isPresent());
     // In local mode the driver runs the replicas too: allocatorWarning names it once.
-    assertEquals(Optional.empty(), DsSyncTrainer.evaluationAllocatorWarning("local[4]", Map.of(), "Linux"));
+    assertEquals(Optional.empty(), Preflight.evaluationAllocatorWarning("local[4]", Map.of(), "Linux"));
   }
 
   @Test

@@ -56,9 +56,9 @@ class StepMemoryCheckTest {
 
   @Test
   void theDriverChecksLocalModeAndEachRankChecksItsHostForTheRanksThere() {
-    assertTrue(DsSyncTrainer.runsReplicasHere("local[4]") && DsSyncTrainer.runsReplicasHere("local"));
-    assertTrue(!DsSyncTrainer.runsReplicasHere("local-cluster[2,1,3072]")
-        && !DsSyncTrainer.runsReplicasHere("spark://127.0.0.1:7077") && !DsSyncTrainer.runsReplicasHere("yarn"));
+    assertTrue(Preflight.runsReplicasHere("local[4]") && Preflight.runsReplicasHere("local"));
+    assertTrue(!Preflight.runsReplicasHere("local-cluster[2,1,3072]")
+        && !Preflight.runsReplicasHere("spark://127.0.0.1:7077") && !Preflight.runsReplicasHere("yarn"));
     String[] hosts = {"10.0.0.1", "10.0.0.2", "10.0.0.1", "10.0.0.1"};
     // Three ranks on 10.0.0.1: 3 x 3,000 x 0.506 MB = 4.2 GiB of forward tensors against 4 GiB.
     DsSyncException e = assertThrows(DsSyncException.class,
