@@ -40,7 +40,8 @@ public final class CsvRows {
     List<List<String>> body = lines.subList(1, lines.size());
     for (int i = 0; i < body.size(); i++) {
       if (body.get(i).size() != header.size()) {
-        throw DataErrors.badRecord(path + " line " + (i + 2), "it has " + body.get(i).size() + " cells but the header has "
+        throw DataErrors.badRecord(path + " line " + (i + 2),
+            "it has " + body.get(i).size() + " cells but the header has "
             + header.size(), "Rerun the mode that writes it.");
       }
     }

@@ -14,7 +14,7 @@ import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
-import io.dssync.transport.DriverBlockReports;
+import io.dssync.spark.DriverBlockReports;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;

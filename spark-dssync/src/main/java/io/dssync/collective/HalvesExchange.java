@@ -6,8 +6,9 @@ import java.time.Duration;
 /**
  * Halves ({@link CrossRackPrecision#FP16}: a group whose members sit in more than one rack, or the
  * level across racks of {@link GroupAllReduce#averageInRacks}): the direct algorithm, with each value
- * sent as its change since a reference all members hold ({@link HalfFloats}), and each owner's mean of the changes rounded to
- * halves before everyone adds it to the reference, so the members still end with the same floats.
+ * sent as its change since a reference all members hold ({@link HalfFloats}), and each owner's mean of
+ * the changes rounded to halves before everyone adds it to the reference, so the members still end with
+ * the same floats.
  *
  * <p>Keeps its scratch buffers between calls: one instance per worker, from one thread.
  */
@@ -60,7 +61,8 @@ final class HalvesExchange {
       }
       FloatSums.scaleInto(sum, 0, sum, 0, myLength, g);
       packHalves(sum, null, 0, myLength, step, myOffset);
-      publishParts(Parts.othersThan(group, me), HalfFloats.packedLength(myLength), step, round, ExchangePhases.FLAT.gather, me);
+      publishParts(Parts.othersThan(group, me), HalfFloats.packedLength(myLength), step, round,
+          ExchangePhases.FLAT.gather, me);
       HalfFloats.unpackOnto(wire, reference, vector, myOffset, myLength);
     }
     for (int d = 1; d < g; d++) {
@@ -96,8 +98,8 @@ final class HalvesExchange {
   /** Publishes {@code wire[0, packed)} in parts as chunk {@code chunk} of {@code phase} for {@code readers}. */
   private void publishParts(int[] readers, int packed, long step, int round, int phase, int chunk) {
     for (int p = 0; p < Parts.parts(packed); p++) {
-      transport.publish(new MessageId(step, round, phase, chunk, p), wire, p * Parts.PART_FLOATS, Parts.partLength(packed, p),
-          readers);
+      transport.publish(new MessageId(step, round, phase, chunk, p), wire, p * Parts.PART_FLOATS,
+          Parts.partLength(packed, p), readers);
     }
   }
 

@@ -2,7 +2,7 @@ package io.dssync.data;
 
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.SparkFailures;
-import org.apache.spark.SparkEnv;
+import io.dssync.spark.SparkEnvs;
 
 /**
  * Allocates the large arrays that hold examples. A heap too small for one is a clear error here:
@@ -48,9 +48,8 @@ public final class HeapArrays {
 
   private static DsSyncException outOfHeap(String what, long bytes) {
     Runtime rt = Runtime.getRuntime();
-    SparkEnv env = SparkEnv.get();
-    boolean onDriver = env == null || "driver".equals(env.executorId());
     // Not the OutOfMemoryError as the cause: Spark looks for fatal errors among the causes too.
-    return SparkFailures.outOfHeap(what, bytes, rt.maxMemory(), rt.totalMemory() - rt.freeMemory(), onDriver);
+    return SparkFailures.outOfHeap(what, bytes, rt.maxMemory(), rt.totalMemory() - rt.freeMemory(),
+        SparkEnvs.onDriver());
   }
 }

@@ -74,10 +74,10 @@ public final class FileErrors {
       + " Spark supports: set JAVA_HOME to such a JDK (./dssync, Maven and spark-submit use it).";
 
   /**
-   * The warning for a Java that Spark does not support, if this is one. Spark 4 supports Java 17 and 21, Spark 3.5 Java 17 (and 8 and 11, below what dssync needs). Others
-   * may train, but from Java 23 on the file systems of Hadoop before 3.5 refuse to log in
-   * ({@link #throughHadoop}): said at the start of a fit, not at its first checkpoint or at the
-   * model's save after hours of training.
+   * The warning for a Java that Spark does not support, if this is one. Spark 4 supports Java 17 and 21,
+   * Spark 3.5 Java 17 (and 8 and 11, below what dssync needs). Others may train, but from Java 23 on the file
+   * systems of Hadoop before 3.5 refuse to log in ({@link #throughHadoop}): said at the start of a fit, not at
+   * its first checkpoint or at the model's save after hours of training.
    */
   public static Optional<String> unsupportedJava(int feature, String hadoopVersion) {
     if (feature == 17 || feature == 21) {

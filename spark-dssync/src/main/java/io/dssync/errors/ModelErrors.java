@@ -23,17 +23,11 @@ public final class ModelErrors {
         + ". Export the model with a PyTorch no newer than " + engineVersion + ".", cause);
   }
 
-  /** A {@code ModelFactory} class that the JVM building a replica cannot load. */
-  public static DsSyncException factoryNotFound(String className, Throwable cause) {
-    String where = onExecutor() ? "on executor " + org.apache.spark.SparkEnv.get().executorId() : "on the driver";
+  /** A {@code ModelFactory} class that the JVM building a replica ({@code where}: "on executor 3") cannot load. */
+  public static DsSyncException factoryNotFound(String className, String where, Throwable cause) {
     return new DsSyncException(ErrorKind.CONFIG, "Model factory class " + className + " cannot be loaded " + where
         + " (" + cause + "). Ship the jar that holds it with the application: spark-submit --jars my-models.jar (or"
         + " spark.jars), or add it to the class path of a local run.", cause);
-  }
-
-  private static boolean onExecutor() {
-    org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
-    return env != null && !"driver".equals(env.executorId());
   }
 
   /** A saved model at {@code path} that cannot be written or read as expected. */

@@ -5,7 +5,7 @@ import io.dssync.replica.NativeAllocator;
 import io.dssync.train.LocalClusterMaster;
 import io.dssync.train.LocalMaster;
 import io.dssync.train.TrainerConfig;
-import io.dssync.transport.MasterProbe;
+import io.dssync.spark.MasterProbe;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Predicate;

@@ -3,6 +3,7 @@ package io.dssync.models;
 import ai.djl.nn.Block;
 import io.dssync.errors.Errors;
 import io.dssync.errors.ModelErrors;
+import io.dssync.spark.SparkEnvs;
 import java.lang.reflect.InvocationTargetException;
 
 /**
@@ -42,7 +43,7 @@ public record FactoryModel(String className) implements BlockSource {
     try {
       type = Class.forName(className, true, loader != null ? loader : FactoryModel.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
-      throw ModelErrors.factoryNotFound(className, e);
+      throw ModelErrors.factoryNotFound(className, SparkEnvs.describe(), e);
     }
     if (!ModelFactory.class.isAssignableFrom(type)) {
       throw Errors.invalidFlag("modelFactory", className, "the class does not implement "

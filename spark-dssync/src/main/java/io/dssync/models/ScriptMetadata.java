@@ -48,7 +48,8 @@ public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputS
           "Export the model with python/dssync_export.py.");
     }
     if (json == null) {
-      throw ModelErrors.scriptFile(path, "it has no " + EXTRA_FILE + ", so the replica cannot see its buffers (BatchNorm"
+      throw ModelErrors.scriptFile(path,
+          "it has no " + EXTRA_FILE + ", so the replica cannot see its buffers (BatchNorm"
           + " statistics) nor check its shapes; a file from torch.jit.trace or a plain torch.jit.save has none",
           "Export the nn.Module with python/dssync_export.py, which scripts it and adds both.");
     }
@@ -60,7 +61,8 @@ public record ScriptMetadata(int[] inputShape, boolean integerInput, int outputS
       JsonNode root = new ObjectMapper().readTree(json);
       int format = root.path("format").asInt(-1);
       if (format != FORMAT) {
-        throw ModelErrors.scriptFile(path, EXTRA_FILE + " has format " + format + ", this version reads format " + FORMAT,
+        throw ModelErrors.scriptFile(path,
+            EXTRA_FILE + " has format " + format + ", this version reads format " + FORMAT,
             "Export the model again with this version's python/dssync_export.py.");
       }
       List<Integer> shape = new ArrayList<>();

@@ -53,7 +53,8 @@ final class ScriptModel implements ReplicaModel {
     }
     List<String> methods = Arrays.asList(JniUtils.getMethodNames(module));
     if (!methods.contains(BUFFERS_METHOD)) {
-      throw ModelErrors.scriptFile(path, "it has no " + BUFFERS_METHOD + "() method, so the replica cannot see its buffers"
+      throw ModelErrors.scriptFile(path,
+          "it has no " + BUFFERS_METHOD + "() method, so the replica cannot see its buffers"
           + " (BatchNorm statistics) to average them", "Export the nn.Module with python/dssync_export.py.");
     }
     if (metadata.hasLoss() && !methods.contains(LOSS_METHOD)) {

@@ -2,7 +2,7 @@ package io.dssync.train;
 
 import io.dssync.errors.Errors;
 import io.dssync.errors.TrainingErrors;
-import io.dssync.transport.TaskSlots;
+import io.dssync.spark.TaskSlots;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.spark.SparkConf;

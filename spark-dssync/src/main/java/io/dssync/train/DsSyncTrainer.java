@@ -23,7 +23,7 @@ import io.dssync.schedule.ScheduleKind;
 import io.dssync.schedule.SchedulePlan;
 import io.dssync.schedule.ScheduleSpec;
 import io.dssync.schedule.Schedules;
-import io.dssync.transport.ExecutorHosts;
+import io.dssync.spark.ExecutorHosts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,7 +142,8 @@ public final class DsSyncTrainer {
     for (scala.Tuple2<String, String> e : sc.conf().getAllWithPrefix("spark.executorEnv.")) {
       executorEnv.put(e._1(), e._2());
     }
-    Preflight.allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+    Preflight.allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name"))
+        .ifPresent(LOG::warn);
     EarlyStopping early = EarlyStopping.of(config);
     if (early.enabled() && data.test() == null && data.holdOut() == null) {
       throw Errors.invalidFlag(TrainerConfig.EARLY_STOP_PATIENCE.name(), early.patience(),
@@ -204,7 +205,8 @@ public final class DsSyncTrainer {
       throw SparkFailures.fromTaskFailure(e, "Cutting the training data into shards");
     }
     if (test != null) {
-      Preflight.evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+      Preflight.evaluationAllocatorWarning(sc.master(), System.getenv(), System.getProperty("os.name"))
+          .ifPresent(LOG::warn);
     }
     long skippedRecords = skipBad ? inputRows - examples - (data.holdOut() == null ? 0 : test.size()) : 0;
     if (skippedRecords > 0) {
@@ -583,7 +585,8 @@ public final class DsSyncTrainer {
       try {
         callback.afterStage(metrics, control);
       } catch (RuntimeException e) {
-        throw TrainingErrors.callbackFailed(callback.getClass().getName(), metrics.stage() + 1, e).withPartialResult(partial);
+        throw TrainingErrors.callbackFailed(callback.getClass().getName(), metrics.stage() + 1, e)
+            .withPartialResult(partial);
       }
     }
   }

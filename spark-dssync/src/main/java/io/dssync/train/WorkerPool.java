@@ -3,7 +3,7 @@ package io.dssync.train;
 import io.dssync.data.LabeledArrays;
 import io.dssync.errors.Errors;
 import io.dssync.schedule.SchedulePlan;
-import io.dssync.transport.TaskSlots;
+import io.dssync.spark.TaskSlots;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -11,6 +11,7 @@ import io.dssync.data.ShardBatcher;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.Replicas;
 import io.dssync.schedule.GroupSchedule;
+import io.dssync.spark.SparkEnvs;
 import io.dssync.transport.PushTransport;
 import java.io.Serializable;
 import java.time.Duration;
@@ -76,7 +77,7 @@ class WorkerTask
           work.stepsPerStage(), work.allReduce(), work.crossRack());
       StageStart.Resolved from = start.resolve();
       GroupAllReduce allReduce = new GroupAllReduce(transport, timeout, work.allReduce(), hosts);
-      WorkerResult trained = train(ctx.partitionId(), org.apache.spark.SparkEnv.get().executorId(),
+      WorkerResult trained = train(ctx.partitionId(), SparkEnvs.executorId(),
           shard, from.consensus(), replica, transport, allReduce, schedule, firstPlan,
           work.crossRack() == CrossRackPrecision.FP16 ? work.racks().rackOfRank(hosts) : null);
       trainedToTheEnd = true;
@@ -206,7 +207,7 @@ class WorkerTask
     float stageEndMs = (System.nanoTime() - stageEnd) / 1e6f;
     double distance = distance(state, both);
     // In local mode the tasks run in the driver's JVM, where the broadcast is read without a fetch.
-    if (start != null && !org.apache.spark.SparkContext$.MODULE$.DRIVER_IDENTIFIER().equals(executorId)) {
+    if (start != null && !SparkEnvs.isDriver(executorId)) {
       ConsensusCopies.keep(start.fitId(), work.runId(), work.endStep(),
           () -> ConsensusState.split(consensus, state.length, replica.optimizerSteps()));
     }

@@ -1,12 +1,12 @@
 package io.dssync.transport;
 
+import io.dssync.spark.SparkVersions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SecurityManager;
 import org.apache.spark.SparkConf;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.network.TransportContext;
 import org.apache.spark.network.client.RpcResponseCallback;
 import org.apache.spark.network.client.StreamCallbackWithID;
@@ -66,9 +66,7 @@ final class DataChannel implements AutoCloseable {
   }
 
   /** Starts a server on {@code bindHost}, any free port, handing every incoming part to {@code receiver}. */
-  static DataChannel start(SparkEnv env, String bindHost, Receiver receiver) {
-    SparkConf conf = env.conf();
-    SecurityManager security = env.securityManager();
+  static DataChannel start(SparkConf conf, SecurityManager security, String bindHost, Receiver receiver) {
     // One event-loop thread each side: a task's parts are consumed in order by one task thread anyway.
     TransportConf transportConf = SparkVersions.transportConf(conf, MODULE, 1, security);
     List<TransportServerBootstrap> serverBoot = new ArrayList<>();

@@ -8,6 +8,8 @@ import io.dssync.errors.ClusterErrors;
 import io.dssync.errors.DataErrors;
 import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
+import io.dssync.spark.BarrierRendezvous;
+import io.dssync.spark.SparkEnvs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -21,11 +23,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.SparkConf;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.network.buffer.NioManagedBuffer;
 import org.apache.spark.network.client.StreamCallbackWithID;
 import org.apache.spark.network.client.TransportClient;
-import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.util.TaskCompletionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,7 +130,7 @@ public final class PushTransport implements Transport {
    * one {@code allGather}). {@code timeout} bounds {@link #close()}'s wait for acknowledgements.
    */
   public static PushTransport open(BarrierTaskContext ctx, Duration timeout) {
-    return open(ctx, timeout, sharedMemoryAllowed(SparkEnv.get().conf()));
+    return open(ctx, timeout, sharedMemoryAllowed(SparkEnvs.conf()));
   }
 
   /**
@@ -138,12 +138,11 @@ public final class PushTransport implements Transport {
    * shared memory (tests run both paths on one host).
    */
   static PushTransport open(BarrierTaskContext ctx, Duration timeout, boolean sharedMemory) {
-    SparkEnv env = SparkEnv.get();
-    BlockManagerId me = env.blockManager().blockManagerId();
     Inbox inbox = new Inbox(UUID.randomUUID().toString(), ctx.partitionId());
     SharedPartReader sharedReader = new SharedPartReader(inbox);
     // Bind where the block manager binds: the executor's own address, reachable by its peers.
-    DataChannel channel = DataChannel.start(env, me.host(), new DataChannel.Receiver() {
+    String host = SparkEnvs.blockManagerHost();
+    DataChannel channel = DataChannel.start(SparkEnvs.conf(), SparkEnvs.security(), host, new DataChannel.Receiver() {
       @Override
       public StreamCallbackWithID open(PartHeader header) {
         return receive(inbox, header);
@@ -445,7 +444,8 @@ public final class PushTransport implements Transport {
       signals.pump(maxWaitNanos);
     } catch (HostSignals.Failure e) {
       failed = true;
-      throw ClusterErrors.transportFailure(rank, e.peer() < 0 ? rank : e.peer(), step, "exchange notices with", e.getCause());
+      throw ClusterErrors.transportFailure(rank, e.peer() < 0 ? rank : e.peer(), step, "exchange notices with",
+          e.getCause());
     }
   }
 
@@ -517,7 +517,8 @@ public final class PushTransport implements Transport {
     }
     if (parcel.failure != null) {
       failed = true;
-      throw ClusterErrors.transportFailure(rank, sender, id.step(), "receive " + id.describe() + " from", parcel.failure);
+      throw ClusterErrors.transportFailure(rank, sender, id.step(), "receive " + id.describe() + " from",
+          parcel.failure);
     }
     if (parcel.length != length) {
       failed = true;
@@ -541,7 +542,8 @@ public final class PushTransport implements Transport {
 
   private DsSyncException sendFailed(Outgoing.Failure f) {
     failed = true;
-    return ClusterErrors.transportFailure(rank, f.reader(), f.id().step(), "send " + f.id().describe() + " to", f.cause());
+    return ClusterErrors.transportFailure(rank, f.reader(), f.id().step(), "send " + f.id().describe() + " to",
+        f.cause());
   }
 
   /** Stops receiving and closes the channel; idempotent. */

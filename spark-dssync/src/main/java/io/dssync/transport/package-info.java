@@ -1,6 +1,7 @@
 /**
- * Moves chunks between the barrier tasks of a stage; the only package that touches Spark's
- * internals ({@code org.apache.spark.storage}, {@code org.apache.spark.network}).
+ * Moves chunks between the barrier tasks of a stage, over Spark's network library
+ * ({@code org.apache.spark.network}); the rest of Spark's internals it reaches through
+ * {@code io.dssync.spark}.
  *
  * <p>{@link io.dssync.transport.PushTransport#open} inside a barrier task gives a
  * {@link io.dssync.collective.Transport} that pushes every part to its readers: by memory copy to
@@ -9,6 +10,5 @@
  * library (with Spark's authentication bootstraps, so {@code spark.authenticate} and
  * {@code spark.network.crypto.enabled} apply) to the others. One network trip per part, no
  * polling, zero driver RPCs per step.
- * {@link io.dssync.transport.TaskSlots} reads how many tasks the cluster can run at once.
  */
 package io.dssync.transport;

@@ -12,7 +12,8 @@ class SettingsNamedByFlagTest {
     String timeout = ClusterErrors.peerTimeout(1, 2, 7, "a chunk", 3000).getMessage();
     assertTrue(timeout.contains("--sync-timeout-ms"), timeout);
     assertFalse(timeout.contains("dssync."), timeout);
-    String retries = TrainingErrors.stageAttemptsExhausted(3, 2, ClusterErrors.peerTimeout(1, 2, 7, "a chunk", 3000)).getMessage();
+    String retries = TrainingErrors.stageAttemptsExhausted(3, 2, ClusterErrors.peerTimeout(1, 2, 7, "a chunk",
+        3000)).getMessage();
     assertTrue(retries.contains("--max-stage-attempts = 2"), retries);
     assertFalse(retries.contains("dssync.maxStageAttempts"), retries);
   }

@@ -21,7 +21,8 @@ class TaskFailureMessageTest {
         + " executor exited with code 137: its JVM was killed (SIGKILL)"), e.getMessage());
     assertTrue(e.getMessage().contains("spark.executor.memoryOverhead") && e.getMessage().contains("--batch-size"),
         e.getMessage());
-    assertTrue(SparkFailures.fromTaskFailure(new RuntimeException("The executor with id 3 exited with exit code 137(SIGKILL,"
+    assertTrue(SparkFailures.fromTaskFailure(
+        new RuntimeException("The executor with id 3 exited with exit code 137(SIGKILL,"
         + " possible container OOM).")).getMessage().contains("OOM killer"));
   }
 
@@ -47,7 +48,8 @@ class TaskFailureMessageTest {
   void aTaskOutOfJavaHeapNamesTheJvmWhoseHeapToRaise() {
     String local = "Job aborted due to stage failure: Task 0 in stage 0.0 failed 1 times, most recent failure: Lost task"
         + " 0.0 in stage 0.0 (TID 0) (localhost executor driver): java.lang.OutOfMemoryError: Java heap space\n\tat x";
-    DsSyncException e = SparkFailures.fromTaskFailure(new RuntimeException(local), "Cutting the training data into shards");
+    DsSyncException e = SparkFailures.fromTaskFailure(new RuntimeException(local),
+        "Cutting the training data into shards");
     assertEquals(ErrorKind.STAGE_FAILED, e.kind());
     assertTrue(e.getMessage().startsWith("Cutting the training data into shards failed: Job aborted"), e.getMessage());
     assertTrue(e.getMessage().endsWith("Java heap space A task ran out of Java heap in the driver's JVM, which runs the"
@@ -56,7 +58,8 @@ class TaskFailureMessageTest {
         e.getMessage());
     String remote = LOST.replace("ExecutorLostFailure (executor 2 exited caused by one of the running tasks) Reason: ",
         "java.lang.OutOfMemoryError: Java heap space");
-    assertTrue(SparkFailures.fromTaskFailure(new RuntimeException(remote)).getMessage().endsWith("Java heap space A task ran"
+    assertTrue(SparkFailures.fromTaskFailure(new RuntimeException(remote)).getMessage()
+        .endsWith("Java heap space A task ran"
         + " out of Java heap in an executor's JVM: raise spark.executor.memory (spark-submit's --executor-memory), or"
         + " train on fewer examples (--train-limit)."));
   }

@@ -18,7 +18,7 @@ import io.dssync.replica.ModelReplica;
 import io.dssync.replica.Replicas;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
-import io.dssync.transport.DriverBlockReports;
+import io.dssync.spark.DriverBlockReports;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -11,7 +11,7 @@ import io.dssync.errors.ErrorKind;
 import io.dssync.schedule.RackLayout;
 import io.dssync.testing.TestData;
 import io.dssync.testing.TestSpark;
-import io.dssync.transport.ExecutorHosts;
+import io.dssync.spark.ExecutorHosts;
 import java.util.SortedSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;

@@ -1,5 +1,6 @@
 package io.dssync.transport;
 
+import io.dssync.spark.SparkVersions;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

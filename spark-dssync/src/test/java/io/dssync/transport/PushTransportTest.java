@@ -16,6 +16,7 @@ import io.dssync.collective.RingAllReduceTest;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
 import io.dssync.errors.DsSyncException;
+import io.dssync.spark.DriverBlockReports;
 import io.dssync.testing.TestSpark;
 import io.dssync.transport.ClusterChecks.Report;
 import java.time.Duration;

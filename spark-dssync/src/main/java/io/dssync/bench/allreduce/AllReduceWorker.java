@@ -4,6 +4,7 @@ import io.dssync.collective.GroupAllReduce;
 import io.dssync.collective.HostOrder;
 import io.dssync.collective.TransportStats;
 import io.dssync.errors.Errors;
+import io.dssync.spark.SparkEnvs;
 import io.dssync.transport.PushTransport;
 import java.io.Serializable;
 import java.net.ServerSocket;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.BarrierTaskContext;
-import org.apache.spark.SparkEnv;
 import scala.runtime.AbstractFunction1;
 
 /**
@@ -46,7 +46,7 @@ final class AllReduceWorker
       double rawBefore = rawProbe(ctx, rank, host, receiver, sender);
       // One barrier (about 1 s) so no rank starts the all-reduces while the probe still runs.
       ctx.barrier();
-      AllReduceWorkerResult cells = runCells(rank, SparkEnv.get().executorId(), host, rawBefore,
+      AllReduceWorkerResult cells = runCells(rank, SparkEnvs.executorId(), host, rawBefore,
           transport.stats(), new GroupAllReduce(transport, timeout, plan.algorithm(), transport.hosts()), order);
       // The probe's allGather also waits until every rank finished its cells.
       double rawAfter = rawProbe(ctx, rank, host, receiver, sender);

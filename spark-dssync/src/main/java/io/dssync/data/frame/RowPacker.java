@@ -187,7 +187,8 @@ final class RowPacker {
       }
       for (int j = 0, at = k * d; j < d; j++, at++) {
         if (!Float.isFinite(features[at])) {
-          throw DataErrors.badRecord(where + ", row " + rowOf.applyAsLong(k), notFinite(j, features[at]), NOT_FINITE_FIX);
+          throw DataErrors.badRecord(where + ", row " + rowOf.applyAsLong(k), notFinite(j, features[at]),
+              NOT_FINITE_FIX);
         }
       }
     }

@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.spark;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -18,7 +18,7 @@ import scala.Option;
  *       the options from {@code SecurityManager.getRpcSSLOptions()} (RPC SSL is new in 4.0).</li>
  * </ul>
  */
-final class SparkVersions {
+public final class SparkVersions {
   private static final Method FROM_SPARK_CONF = fromSparkConf();
   private static final Method RPC_SSL_OPTIONS =
       FROM_SPARK_CONF.getParameterCount() == 5 ? method(SecurityManager.class, "getRpcSSLOptions") : null;
@@ -29,7 +29,7 @@ final class SparkVersions {
    * Spark's network settings for {@code module} as the block transfer service takes them, RPC SSL included
    * where Spark has it.
    */
-  static TransportConf transportConf(SparkConf conf, String module, int threads, SecurityManager security) {
+  public static TransportConf transportConf(SparkConf conf, String module, int threads, SecurityManager security) {
     Object[] args = RPC_SSL_OPTIONS == null
         ? new Object[] {conf, module, threads, Option.empty()}
         : new Object[] {conf, module, threads, Option.empty(), Option.apply(invoke(RPC_SSL_OPTIONS, security))};

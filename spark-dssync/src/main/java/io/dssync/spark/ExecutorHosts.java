@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.spark;
 
 import java.util.SortedSet;
 import java.util.TreeSet;

@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.spark;
 
 import io.dssync.errors.ClusterErrors;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.spark;
 
 import org.apache.spark.SparkContext;
 

@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.spark;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;

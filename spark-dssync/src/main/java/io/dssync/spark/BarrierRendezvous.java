@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.spark;
 
 import io.dssync.errors.ClusterErrors;
 import java.lang.reflect.Field;
@@ -33,13 +33,13 @@ import scala.util.Try;
  * {@code ctx.allGather} still work after it. On a Spark without these internals it falls back to
  * ctx.allGather.
  */
-final class BarrierRendezvous {
+public final class BarrierRendezvous {
   /** How often a waiting task checks whether Spark killed it (the reply itself wakes it at once). */
   private static final long KILL_CHECK_MS = 1_000;
 
   private BarrierRendezvous() {}
 
-  static String[] allGather(BarrierTaskContext ctx, String message) {
+  public static String[] allGather(BarrierTaskContext ctx, String message) {
     Field epochField;
     CompletableFuture<String[]> reply;
     int epoch;

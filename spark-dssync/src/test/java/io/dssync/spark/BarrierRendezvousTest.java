@@ -1,4 +1,4 @@
-package io.dssync.transport;
+package io.dssync.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
