@@ -39,15 +39,15 @@ public final class DataErrors {
 
   /** The file system of a table's {@code path} could not be asked whether it exists. */
   public static DsSyncException tableUnopenable(String path, Throwable cause) {
-    return new DsSyncException(ErrorKind.CONFIG, "Table " + path + " cannot be opened: " + firstLine(cause.getMessage())
-        + ". Check the path's file system scheme (file:///..., hdfs://...) and that its Hadoop file system is on the"
-        + " class path.", cause);
+    return new DsSyncException(ErrorKind.CONFIG, "Table " + path + " cannot be opened: "
+        + Errors.firstLine(cause.getMessage()) + ". Check the path's file system scheme (file:///..., hdfs://...)"
+        + " and that its Hadoop file system is on the class path.", cause);
   }
 
   /** Spark's {@code format} reader could not read the table at {@code path}. */
   public static DsSyncException tableUnreadable(String path, String format, Throwable cause) {
     return new DsSyncException(ErrorKind.DATA, "Table " + path + " could not be read as " + format + ": "
-        + firstLine(cause.getMessage()) + ". Check that the files are " + format
+        + Errors.firstLine(cause.getMessage()) + ". Check that the files are " + format
         + " (or name their format), and that every file of the folder is.", cause);
   }
 
@@ -93,11 +93,5 @@ public final class DataErrors {
     return new DsSyncException(ErrorKind.CONFIG, "The validation table " + validation + " does not fit the training"
         + " table " + train + ": its " + what + " is " + inValidation + " but the training table's is " + inTrain
         + ". Prepare both tables the same way (same columns, lengths and image sizes).");
-  }
-
-  private static String firstLine(String text) {
-    String t = String.valueOf(text);
-    int eol = t.indexOf('\n');
-    return eol > 0 ? t.substring(0, eol) : t;
   }
 }

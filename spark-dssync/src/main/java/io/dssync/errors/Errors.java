@@ -98,4 +98,11 @@ public final class Errors {
     return invalidSetting("--model", model, "dataset " + dataset + " holds " + holds + ", which model " + model
         + " cannot read (it reads " + reads + ")", suggestion);
   }
+
+  /** The first line of {@code text} ("null" for none): what a message quotes of a long failure text. */
+  static String firstLine(String text) {
+    String t = String.valueOf(text);
+    int eol = t.indexOf('\n');
+    return eol > 0 ? t.substring(0, eol) : t;
+  }
 }

@@ -32,8 +32,7 @@ public final class SparkFailures {
       }
     }
     String text = String.valueOf(failure.getMessage());
-    int eol = text.indexOf('\n');
-    return new DsSyncException(ErrorKind.STAGE_FAILED, job + " failed: " + (eol > 0 ? text.substring(0, eol) : text)
+    return new DsSyncException(ErrorKind.STAGE_FAILED, job + " failed: " + Errors.firstLine(text)
         + killedExecutorHint(text) + heapHint(text), failure);
   }
 
