@@ -57,10 +57,4 @@ public final class TrainingErrors {
         + Errors.flag("maxStageAttempts") + " = " + attempts + "); giving up. Last error: " + last.getMessage()
         + " Check executor logs for lost executors, or raise " + Errors.flag("maxStageAttempts") + ".", last);
   }
-
-  /** A failure injected on purpose by the spark.dssync.test.* hooks (tests only). */
-  public static DsSyncException injectedFault(int rank, long step, String how) {
-    return new DsSyncException(ErrorKind.STAGE_FAILED, "Injected test fault (" + how + ") at step " + step
-        + " on rank " + rank + " (spark.dssync.test.failAtStep is set; unset it for real training).");
-  }
 }

@@ -1,30 +1,80 @@
 package io.dssync.train;
 
 import io.dssync.data.LabeledArrays;
+import io.dssync.data.frame.ShardedData;
 import io.dssync.errors.Errors;
+import io.dssync.errors.FileErrors;
 import io.dssync.models.ModelSpec;
 import io.dssync.replica.ModelReplica;
 import io.dssync.replica.NativeAllocator;
 import io.dssync.replica.StepFootprint;
+import io.dssync.spark.ExecutorHosts;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
+import org.apache.hadoop.util.VersionInfo;
 import org.apache.spark.SparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.Tuple2;
 
 /**
  * What a fit checks before its first stage, so a setting that cannot work fails or warns at the start and not
- * after hours: a batch larger than a shard, a step's memory against the host or the container, replica
+ * after hours: the cluster's slots and racks, settings that contradict each other, a batch larger than a shard, a step's memory against the host or the container, replica
  * threads against cores, and glibc malloc settings where replicas and evaluation run.
  */
 final class Preflight {
   private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);
 
   private Preflight() {}
+
+  /**
+   * What a fit checks before it reads any data: static allocation, enough task slots (waiting up to
+   * --slot-wait-ms for them), the rack layout against the executors' hosts, and settings that cannot work together
+   * on this data; then it warns about cores, ignored settings, the Java version and malloc.
+   */
+  static void beforeFit(SparkContext sc, TrainerConfig config, TrainingData data) {
+    ClusterSlots.requireStaticAllocation(sc.conf());
+    ClusterSlots.await(sc, config.workers(), Duration.ofMillis(config.get(TrainerConfig.SLOT_WAIT_MS)));
+    if (config.usesRacks()) {
+      config.rackLayout().requireListed(ExecutorHosts.of(sc));
+    }
+    requireValidationForEarlyStopping(config, data);
+    oversubscription(sc.master(), config.workers(), config.get(TrainerConfig.THREADS_PER_WORKER),
+        Runtime.getRuntime().availableProcessors()).ifPresent(LOG::warn);
+    config.ignoredSettings().forEach(LOG::warn);
+    FileErrors.unsupportedJava(Runtime.version().feature(), VersionInfo.getVersion()).ifPresent(LOG::warn);
+    Map<String, String> executorEnv = new HashMap<>();
+    for (Tuple2<String, String> e : sc.conf().getAllWithPrefix("spark.executorEnv.")) {
+      executorEnv.put(e._1(), e._2());
+    }
+    allocatorWarning(sc.master(), executorEnv, System.getenv(), System.getProperty("os.name")).ifPresent(LOG::warn);
+    if (data.test() != null) {
+      ShardedData.checkTestSplit(data.test()); // before the shards are cut: nothing to release yet
+    }
+  }
+
+  private static void requireValidationForEarlyStopping(TrainerConfig config, TrainingData data) {
+    if (!EarlyStopping.of(config).enabled()) {
+      return;
+    }
+    if (data.test() == null && data.holdOut() == null) {
+      throw Errors.invalidFlag(TrainerConfig.EARLY_STOP_PATIENCE.name(),
+          config.get(TrainerConfig.EARLY_STOP_PATIENCE),
+          "early stopping watches validation data and this fit has none",
+          "Pass --test-data, --validation-fraction or --validation-col (Spark ML: setValidationFraction or"
+              + " setValidationIndicatorCol), or set it to 0.");
+    }
+    if (config.get(TrainerConfig.SWA_START) > 0) {
+      throw Errors.invalidFlag(TrainerConfig.SWA_START.name(), config.get(TrainerConfig.SWA_START),
+          "SWA makes the result the mean of the late stages' models and early stopping the best stage's; one fit"
+              + " cannot return both", "Set either --swa-start or --early-stop-patience to 0.");
+    }
+  }
 
   /**
    * A batch larger than a worker's shard would repeat examples inside every step; refuse it, naming

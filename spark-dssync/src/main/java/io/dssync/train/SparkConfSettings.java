@@ -18,9 +18,9 @@ import scala.Tuple2;
  */
 public final class SparkConfSettings {
   public static final String PREFIX = "spark.dssync.";
-  /** Keys under the prefix that configure the data plane or inject faults, not a fit's settings. */
+  /** Keys under the prefix that configure the data plane, not a fit's settings. */
   private static final List<String> OTHER_KEYS = List.of(PushTransport.SHARED_MEMORY_KEY);
-  private static final List<String> OTHER_PREFIXES = List.of(PushTransport.CHANNEL_KEYS, TestFault.PREFIX);
+  private static final List<String> OTHER_PREFIXES = List.of(PushTransport.CHANNEL_KEYS);
 
   private SparkConfSettings() {}
 

@@ -25,7 +25,7 @@ import scala.runtime.AbstractFunction1;
  * averaging inside its scheduled group after every step but the last, and averages globally at the
  * end (which subsumes the last step's group average).
  */
-class WorkerTask
+final class WorkerTask
     extends AbstractFunction1<scala.collection.Iterator<LabeledArrays>, scala.collection.Iterator<WorkerResult>>
     implements Serializable {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerTask.class);
@@ -35,10 +35,16 @@ class WorkerTask
 
   private final StageWork work;
   private final StageStart start;
+  /** The fit's {@link WorkerHook}, or null. */
+  private final WorkerHook hook;
+  private final int attempt;
 
-  WorkerTask(StageWork work, StageStart start) {
+  /** {@code attempt}: of the stage, from 1; {@code hook} may be null. */
+  WorkerTask(StageWork work, StageStart start, WorkerHook hook, int attempt) {
     this.work = work;
     this.start = start;
+    this.hook = hook;
+    this.attempt = attempt;
   }
 
   /** See {@link StepMemoryCheck}: at the fit's first stage, before a step allocates (warnings: executor log). */
@@ -46,12 +52,6 @@ class WorkerTask
     HostMemory.available().ifPresent(bytes -> StepMemoryCheck.requireOnHost(work.model().name(), work.batchSize(),
         work.memoryCheck(), hosts, rank, bytes).ifPresent(LOG::warn));
   }
-
-  /**
-   * Called by rank {@code rank} after computing step {@code step} and before averaging it. Does
-   * nothing; the reliability tests' {@link FaultInjectingTask} overrides it to fail on purpose.
-   */
-  void beforeAveraging(int rank, long step) {}
 
   @Override
   public scala.collection.Iterator<WorkerResult> apply(scala.collection.Iterator<LabeledArrays> shards) {
@@ -151,7 +151,9 @@ class WorkerTask
         throw work.model().lossKind() == LossKind.CUSTOM ? TrainingErrors.customLossNotFinite(step, loss[i])
             : TrainingErrors.diverged(step, loss[i]);
       }
-      beforeAveraging(rank, step);
+      if (hook != null) {
+        hook.beforeAveraging(rank, step, attempt);
+      }
       long t1 = System.nanoTime();
       computeMs[i] = (t1 - t0) / 1e6f;
       TransportStats.Snapshot before = stats.snapshot();

@@ -18,7 +18,6 @@ import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -47,13 +46,6 @@ class StageRetryTest {
         undisturbed.totalSteps());
   }
 
-  @AfterEach
-  void clearHooks() {
-    for (String key : List.of("failAtStep", "failRank", "failMode", "failAttempts")) {
-      spark.conf().unset("spark.dssync.test." + key);
-    }
-  }
-
   /** 4 workers, DS-Sync random g=2, MLP on Fashion-MNIST: 30 steps in 3 stages of 10. */
   private static TrainerConfig.Builder config() {
     return TrainerConfig.builder()
@@ -70,9 +62,7 @@ class StageRetryTest {
 
   @Test
   void aTaskExceptionAtAChosenStepIsRetriedAndTheRunMatchesTheUndisturbedOne() {
-    spark.conf().set("spark.dssync.test.failAtStep", "15");
-    spark.conf().set("spark.dssync.test.failRank", "2");
-    DsSyncTrainer trainer = trainer(config().build());
+    DsSyncTrainer trainer = trainer(config().build()).withWorkerHook(InjectedFault.throwsAt(15, 2, 1));
     TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));
     List<StageRetry> retries = result.retries();
     report("task exception at step 15 on rank 2", retries, result);
@@ -85,10 +75,8 @@ class StageRetryTest {
 
   @Test
   void aPeerThatNeverArrivesFailsItsGroupWithinTheDeadlineNamingItAndTheRetrySucceeds() {
-    spark.conf().set("spark.dssync.test.failAtStep", "12");
-    spark.conf().set("spark.dssync.test.failRank", "1");
-    spark.conf().set("spark.dssync.test.failMode", "hang");
-    DsSyncTrainer trainer = trainer(config().set(TrainerConfig.SYNC_TIMEOUT_MS, 3_000).build());
+    DsSyncTrainer trainer = trainer(config().set(TrainerConfig.SYNC_TIMEOUT_MS, 3_000).build())
+        .withWorkerHook(InjectedFault.hangsAt(12, 1, 4 * 3_000));
     long t0 = System.nanoTime();
     TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));
     List<StageRetry> retries = result.retries();
@@ -107,9 +95,8 @@ class StageRetryTest {
 
   @Test
   void aStageThatKeepsFailingStopsAfterMaxAttemptsWithAClearError() {
-    spark.conf().set("spark.dssync.test.failAtStep", "3");
-    spark.conf().set("spark.dssync.test.failAttempts", "2");
-    DsSyncTrainer trainer = trainer(config().set(TrainerConfig.MAX_STAGE_ATTEMPTS, 2).build());
+    DsSyncTrainer trainer = trainer(config().set(TrainerConfig.MAX_STAGE_ATTEMPTS, 2).build())
+        .withWorkerHook(InjectedFault.throwsAt(3, 0, 2));
     DsSyncException e = assertThrows(DsSyncException.class, () -> trainer.fit(TrainingData.of(spark, data, 4)));
     System.out.println("[retry] always failing stage: " + e.getMessage());
     assertTrue(e.getMessage().startsWith("Stage 1 failed 2 times"), e.getMessage());

@@ -131,10 +131,10 @@ class DsSyncTrainerClusterTest {
         .set(TrainerConfig.SCHEDULE, "auto")
         .set(TrainerConfig.REPLAN_EVERY, 1)
         .build();
-    DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
-    TrainingResult result = trainer.fit(TrainingData.of(spark, data, 4));
+    Fit fit = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent()).newFit();
+    TrainingResult result = fit.run(TrainingData.of(spark, data, 4));
     assertEquals(3, result.history().size(), "12 steps in stages of 4, each probing");
-    AutoSchedule auto = trainer.autoSchedule();
+    AutoSchedule auto = fit.autoSchedule();
     io.dssync.schedule.LinkMeasurements links = auto.plan().measured();
     assertEquals(4, links.workers());
     for (int i = 0; i < 4; i++) {
@@ -157,15 +157,15 @@ class DsSyncTrainerClusterTest {
         .set(TrainerConfig.SCHEDULE, "random")
         .set(TrainerConfig.GROUP_SIZE, 2)
         .build();
-    DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
+    Fit fit = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent()).newFit();
     List<Long> builtBefore = replicasBuiltPerExecutor();
     TrainingData training = TrainingData.of(spark, data, 4);
-    TrainingResult result = trainer.fit(training);
+    TrainingResult result = fit.run(training);
     List<Long> builtAfter = replicasBuiltPerExecutor();
     assertNoExecutorHolds(training.inMemory());
     assertEquals(3, result.history().size(), "12 steps in stages of 4");
     // Stage 1 starts from the driver's initial model; later stages from what the executors averaged.
-    assertEquals(List.of(4, 0, 0), trainer.startFetches());
+    assertEquals(List.of(4, 0, 0), fit.startFetches());
     // One task per executor JVM and stage: each builds a replica in stage 1 and reuses it after.
     long built = 0;
     for (int e = 0; e < builtAfter.size(); e++) {

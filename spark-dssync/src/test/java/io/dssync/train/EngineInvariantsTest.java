@@ -451,7 +451,7 @@ class EngineInvariantsTest {
     }
     List<InMemoryTransport> transports = InMemoryTransport.create(n);
     List<LabeledArrays> shards = shards(n);
-    WorkerTask task = new WorkerTask(work, null);
+    WorkerTask task = new WorkerTask(work, null, null, 1);
     List<Future<WorkerResult>> futures = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       int rank = r;

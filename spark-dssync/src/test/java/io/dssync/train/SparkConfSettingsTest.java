@@ -41,8 +41,8 @@ class SparkConfSettingsTest {
   }
 
   @Test
-  void theDataPlaneAndFaultKeysAndOtherSparkKeysAreNoSettings() {
+  void theDataPlaneKeysAndOtherSparkKeysAreNoSettings() {
     assertEquals(Map.of(), SparkConfSettings.parse(Map.of("spark.dssync.sharedMemory.enabled", "false",
-        "spark.dssync.io.serverThreads", "2", "spark.dssync.test.failAtStep", "3", "spark.executor.cores", "2")));
+        "spark.dssync.io.serverThreads", "2", "spark.executor.cores", "2")));
   }
 }
