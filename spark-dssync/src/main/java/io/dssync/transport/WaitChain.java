@@ -24,7 +24,7 @@ final class WaitChain {
   private static final Duration BUDGET = Duration.ofSeconds(2);
   /** Asks peers what they wait for (daemon threads, only after a timeout). */
   private static final ExecutorService QUERIES =
-      Executors.newCachedThreadPool(PushTransport.daemon("dssync-wait-query"));
+      Executors.newCachedThreadPool(DaemonThreads.named("dssync-wait-query"));
 
   private WaitChain() {}
 

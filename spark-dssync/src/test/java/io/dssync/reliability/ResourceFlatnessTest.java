@@ -9,7 +9,7 @@ import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
-import io.dssync.transport.PushTransport;
+import io.dssync.transport.OpenTransports;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +85,7 @@ class ResourceFlatnessTest {
 
   private static ExecutorSample sample() {
     return new ExecutorSample(SparkEnv.get().executorId(), SparkEnv.get().memoryManager().storageMemoryUsed(),
-        PushTransport.openInThisJvm());
+        OpenTransports.inThisJvm());
   }
 
   private static long driverHeapAfterGc() {

@@ -76,7 +76,7 @@ class PushTransportAuthTest {
           }
         }
       }
-      return PushTransport.openInThisJvm() == 0 ? "" : "transport still open after close";
+      return OpenTransports.inThisJvm() == 0 ? "" : "transport still open after close";
     });
     assertEquals(List.of("", "", "", ""), problems);
   }

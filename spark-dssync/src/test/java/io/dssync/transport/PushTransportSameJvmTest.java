@@ -78,7 +78,7 @@ class PushTransportSameJvmTest {
       assertEquals(0, o.mismatches(), master + ": parts rank " + r + " received that differ");
       assertArrayEquals(expected[r], o.vector(), master + ": rank " + r + " after the all-reduces");
     }
-    List<Integer> open = TestSpark.runBarrier(N, ctx -> PushTransport.openInThisJvm());
+    List<Integer> open = TestSpark.runBarrier(N, ctx -> OpenTransports.inThisJvm());
     assertEquals(List.of(0, 0, 0, 0), open, master + ": transports open after the stage");
   }
 

@@ -65,7 +65,7 @@ class PushTransportTest {
    */
   @AfterEach
   void noTransportOutlivesTheStage() {
-    List<Integer> open = TestSpark.runBarrier(N, ctx -> PushTransport.openInThisJvm());
+    List<Integer> open = TestSpark.runBarrier(N, ctx -> OpenTransports.inThisJvm());
     assertEquals(List.of(0, 0, 0, 0), open, "transports still open on the executors of ranks 0..3");
     List<String> folders = TestSpark.runBarrier(N, ctx -> sharedFoldersOfThisJvm());
     assertEquals(List.of("", "", "", ""), folders,
@@ -104,7 +104,7 @@ class PushTransportTest {
         stats = t.stats();
       }
       return new Report(SparkEnv.get().executorId(), mismatches, stats.bytesReceived.get(),
-          stats.bytesSent.get(), PushTransport.openInThisJvm());
+          stats.bytesSent.get(), OpenTransports.inThisJvm());
     });
 
     long perRankBytes = 4L * (N - 1) * Arrays.stream(lengths).sum();
