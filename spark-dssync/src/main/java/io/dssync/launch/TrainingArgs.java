@@ -6,6 +6,7 @@ import io.dssync.train.Setting;
 import io.dssync.train.Setting.Group;
 import io.dssync.train.SparkConfSettings;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -113,8 +114,8 @@ public final class TrainingArgs {
    * A config builder with the command's {@code defaults}, then the settings of Spark's configuration
    * ({@code --conf spark.dssync.*}), then the user's flags on top.
    */
-  public TrainerConfig.Builder trainer(Map<Setting<?>, String> defaults) {
-    TrainerConfig.Builder b = TrainerConfig.builder();
+  public TrainerConfigBuilder trainer(Map<Setting<?>, String> defaults) {
+    TrainerConfigBuilder b = TrainerConfig.builder();
     defaults.forEach((s, v) -> b.set(s.name(), v));
     b.sparkConf(SparkConfSettings.submitted());
     trainerSettings.forEach((s, v) -> b.set(s.name(), v));

@@ -3,6 +3,7 @@ package io.dssync.ml;
 import io.dssync.train.Setting;
 import io.dssync.train.SparkConfSettings;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,8 +20,8 @@ import scala.Function1;
 /**
  * The Spark ML params of {@link DsSyncClassifier} and {@link DsSyncClassificationModel} beyond the ones Spark's
  * ProbabilisticClassifier declares (featuresCol, labelCol, predictionCol, rawPredictionCol, probabilityCol,
- * thresholds), owned by one stage uid. Shape and validation params are declared here; every {@link TrainerConfig} setting
- * becomes a param of the same name, doc and default, validated by the setting's own check (so a
+ * thresholds), owned by one stage uid. Shape and validation params are declared here; every
+ * {@link TrainerConfig} setting becomes a param of the same name, doc and default, validated by the setting's own check (so a
  * bad value fails with the same message as the CLI flag), and new settings appear automatically.
  * {@link RegressorParams} builds its params with the same helpers.
  */
@@ -106,7 +107,7 @@ final class ClassifierParams implements Serializable {
   @SuppressWarnings({"unchecked", "rawtypes"})
   static TrainerConfig toConfig(Params owner, Map<String, Param<?>> settings, Map<String, String> sparkConf) {
     Map<Setting<?>, Object> fromConf = SparkConfSettings.parse(sparkConf);
-    TrainerConfig.Builder builder = TrainerConfig.builder();
+    TrainerConfigBuilder builder = TrainerConfig.builder();
     for (Setting<?> s : TrainerConfig.ALL) {
       Param<?> param = settings.get(s.name());
       boolean conf = !owner.isSet(param) && fromConf.containsKey(s);

@@ -14,6 +14,7 @@ import io.dssync.train.Setting;
 import io.dssync.train.SparkConfSettings;
 import io.dssync.train.StageCallback;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
 import org.apache.spark.ml.attribute.Attribute;
@@ -187,7 +188,7 @@ public final class DsSyncClassifier
 
   /** Sets a training setting from text by name ("groupSize") or flag ("--group-size"). */
   public DsSyncClassifier setSetting(String nameOrFlag, String text) {
-    Setting<?> s = TrainerConfig.Builder.find(nameOrFlag);
+    Setting<?> s = TrainerConfigBuilder.find(nameOrFlag);
     return with(settingParam(s.name()), s.parse(text));
   }
 

@@ -12,6 +12,7 @@ import io.dssync.train.Setting;
 import io.dssync.train.SparkConfSettings;
 import io.dssync.train.StageCallback;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
 import org.apache.spark.ml.Estimator;
@@ -183,7 +184,7 @@ public final class DsSyncRegressor extends Estimator<DsSyncRegressionModel> impl
 
   /** Sets a training setting from text by name ("groupSize") or flag ("--group-size"). */
   public DsSyncRegressor setSetting(String nameOrFlag, String text) {
-    Setting<?> s = TrainerConfig.Builder.find(nameOrFlag);
+    Setting<?> s = TrainerConfigBuilder.find(nameOrFlag);
     return with(settingParam(s.name()), s.parse(text));
   }
 

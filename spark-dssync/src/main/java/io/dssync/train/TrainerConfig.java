@@ -22,7 +22,7 @@ import java.util.Map;
 /**
  * Every training setting, typed and validated in one place. Build with {@link #builder()}; each
  * {@link Setting} is also a CLI flag ({@code --group-size}) and a Spark conf key
- * ({@code dssync.groupSize}).
+ * ({@code spark.dssync.groupSize}).
  */
 public final class TrainerConfig implements Serializable {
   public static final Setting<Integer> WORKERS = Setting.intAtLeast("workers", 4, 1,
@@ -254,12 +254,12 @@ public final class TrainerConfig implements Serializable {
 
   private final Map<String, Object> values;
 
-  private TrainerConfig(Map<String, Object> values) {
+  TrainerConfig(Map<String, Object> values) {
     this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static TrainerConfigBuilder builder() {
+    return new TrainerConfigBuilder();
   }
 
   @SuppressWarnings("unchecked")
@@ -294,73 +294,11 @@ public final class TrainerConfig implements Serializable {
   }
 
   /**
-   * One line per setting given a value that this run's schedule never reads (a typo'd schedule, or a
-   * flag kept from another run), so the user does not believe it took effect.
+   * One line per setting given a value that this run never reads (a typo'd schedule, or a flag kept from another
+   * run), so the user does not believe it took effect.
    */
   public List<String> ignoredSettings() {
-    ScheduleKind kind = scheduleKind();
-    List<String> lines = new ArrayList<>();
-    if ((kind == ScheduleKind.FULL || kind == ScheduleKind.LOCAL)
-        && !get(GROUP_SIZE).equals(GROUP_SIZE.defaultValue())) {
-      lines.add(ignored(GROUP_SIZE, kind, "full averages all workers in one group, local keeps each worker alone"));
-    }
-    // An elastic butterfly whose N' is no power of g runs random groups (DsSyncTrainer), which reshuffle;
-    // auto's random and topology candidates reshuffle with this period too.
-    boolean reshuffles = kind == ScheduleKind.RANDOM || kind == ScheduleKind.TOPOLOGY || kind == ScheduleKind.AUTO
-        || (kind == ScheduleKind.BUTTERFLY && minWorkers() < workers());
-    if (!reshuffles && !get(SHUFFLE_PERIOD).equals(SHUFFLE_PERIOD.defaultValue())) {
-      lines.add(ignored(SHUFFLE_PERIOD, kind, "only random, topology and auto reshuffle groups"));
-    }
-    if (kind != ScheduleKind.TOPOLOGY && !get(CROSS_RACK_PERIOD).equals(CROSS_RACK_PERIOD.defaultValue())) {
-      lines.add(ignored(CROSS_RACK_PERIOD, kind, "only topology reads it (auto chooses its own period)"));
-    }
-    if (kind != ScheduleKind.AUTO && !get(REPLAN_EVERY).equals(REPLAN_EVERY.defaultValue())) {
-      lines.add(ignored(REPLAN_EVERY, kind, "only auto probes the links and re-plans"));
-    }
-    if (!get(RACKS).isEmpty() && !usesRacks()) {
-      lines.add(ignored(RACKS, kind, "only topology groups by them, and --cross-rack-precision fp16 sends halves"
-          + " between them (auto measures its own racks)"));
-    }
-    lines.addAll(ignoredOptimizerSettings());
-    return lines;
-  }
-
-  /** {@link #ignoredSettings} of the optimizer and the learning-rate schedule. */
-  private List<String> ignoredOptimizerSettings() {
-    List<String> lines = new ArrayList<>();
-    String optimizer = get(OPTIMIZER);
-    if (optimizer.startsWith("adam") && !get(MOMENTUM).equals(MOMENTUM.defaultValue())) {
-      lines.add(ignored(MOMENTUM, OPTIMIZER, "only sgd and sgd-nesterov use momentum"));
-    }
-    String schedule = get(LR_SCHEDULE);
-    if (schedule.equals("onecycle") && !get(WARMUP_STEPS).equals(WARMUP_STEPS.defaultValue())) {
-      lines.add(ignored(WARMUP_STEPS, LR_SCHEDULE, "onecycle warms up over --onecycle-pct-start of the run"));
-    }
-    for (Setting<?> s : List.of(LR_DECAY_FACTOR, LR_MILESTONES, LR_DECAY_EVERY)) {
-      if (!schedule.equals("step") && !get(s).equals(s.defaultValue())) {
-        lines.add(ignored(s, LR_SCHEDULE, "only the step schedule decays in steps"));
-      }
-    }
-    if (schedule.equals("step") && get(LR_DECAY_EVERY) > 0
-        && !get(LR_MILESTONES).equals(LR_MILESTONES.defaultValue())) {
-      lines.add(ignored(LR_MILESTONES, LR_DECAY_EVERY, "the step schedule decays at fixed intervals instead"));
-    }
-    for (Setting<?> s : List.of(ONECYCLE_PCT_START, ONECYCLE_DIV_FACTOR, ONECYCLE_FINAL_DIV_FACTOR)) {
-      if (!schedule.equals("onecycle") && !get(s).equals(s.defaultValue())) {
-        lines.add(ignored(s, LR_SCHEDULE, "only onecycle reads it"));
-      }
-    }
-    return lines;
-  }
-
-  private String ignored(Setting<?> setting, Setting<?> chosen, String why) {
-    return String.format(Locale.ROOT, "%s %s has no effect with %s %s: %s.", setting.flag(), get(setting),
-        chosen.flag(), get(chosen), why);
-  }
-
-  private String ignored(Setting<?> setting, ScheduleKind kind, String why) {
-    return String.format(Locale.ROOT, "%s %s has no effect with --schedule %s: %s.", setting.flag(), get(setting),
-        kind.cliName(), why);
+    return IgnoredSettings.of(this);
   }
 
   /** The effective group size: N for full, 1 for local, else the configured g. */
@@ -431,65 +369,5 @@ public final class TrainerConfig implements Serializable {
   /** The run line of a metrics file for this configuration, under the name {@code run}. */
   public RunHeader runHeader(String run) {
     return new RunHeader(run, get(SCHEDULE), groupSize(), workers(), describe());
-  }
-
-  /** Collects settings, checks each as it is set, and checks combinations in {@link #build()}. */
-  public static final class Builder {
-    private final Map<String, Object> values = new LinkedHashMap<>();
-
-    private Builder() {
-      for (Setting<?> s : ALL) {
-        values.put(s.name(), s.defaultValue());
-      }
-    }
-
-    public <T> Builder set(Setting<T> setting, T value) {
-      values.put(setting.name(), setting.checked(value));
-      return this;
-    }
-
-    /**
-     * Sets the settings that Spark's configuration gives ({@link SparkConfSettings#parse}): call it before
-     * setting flags or params, which then win over it.
-     */
-    public Builder sparkConf(Map<String, String> conf) {
-      SparkConfSettings.parse(conf).forEach((s, v) -> values.put(s.name(), v));
-      return this;
-    }
-
-    /** Sets a value given as text, by setting name ("groupSize"), flag ("--group-size") or Spark conf key. */
-    public Builder set(String nameOrFlag, String text) {
-      Setting<?> s = find(nameOrFlag);
-      values.put(s.name(), s.parse(text));
-      return this;
-    }
-
-    public TrainerConfig build() {
-      TrainerConfig config = new TrainerConfig(values);
-      // Cross-setting checks live in the schedule spec (g within 1..N, butterfly needs N = g^m).
-      config.scheduleSpec().validate();
-      if (config.minWorkers() > config.workers()) {
-        throw Errors.invalidSetting(MIN_WORKERS.flag(), config.minWorkers(),
-            "it is more than the " + config.workers() + " workers asked for",
-            "Use " + MIN_WORKERS.flag() + " between 1 and " + config.workers()
-                + ", or 0 to turn elastic training off.");
-      }
-      if (config.get(OPTIMIZER).equals("sgd-nesterov") && config.get(MOMENTUM) == 0) {
-        throw Errors.invalidSetting(MOMENTUM.flag(), 0.0, "Nesterov momentum (--optimizer sgd-nesterov) needs a"
-            + " momentum > 0, as PyTorch's SGD does", "Use " + MOMENTUM.flag() + " 0.9, or --optimizer sgd for"
-            + " SGD without momentum.");
-      }
-      return config;
-    }
-
-    public static Setting<?> find(String nameOrFlag) {
-      for (Setting<?> s : ALL) {
-        if (s.name().equals(nameOrFlag) || s.flag().equals(nameOrFlag) || s.sparkConfKey().equals(nameOrFlag)) {
-          return s;
-        }
-      }
-      String[] known = ALL.stream().map(Setting::flag).toArray(String[]::new);
-      throw Errors.unknownName("setting", nameOrFlag, known);
-    }
   }
 }

@@ -15,6 +15,7 @@ import io.dssync.testing.TestSpark;
 import io.dssync.train.CheckpointStore;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
 import java.io.File;
@@ -52,7 +53,7 @@ class CheckpointResumeTest {
   }
 
   /** 2 workers, MLP, 16 steps in 4 stages of 4. */
-  private static TrainerConfig.Builder config() {
+  private static TrainerConfigBuilder config() {
     return TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, 2).set(TrainerConfig.SCHEDULE, "full").set(TrainerConfig.MODEL, "mlp")
         .set(TrainerConfig.BATCH_SIZE, 32).set(TrainerConfig.EPOCHS, 2).set(TrainerConfig.STEPS_PER_STAGE, 4)

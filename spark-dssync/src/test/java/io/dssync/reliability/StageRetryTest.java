@@ -14,6 +14,7 @@ import io.dssync.testing.TestSpark;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.StageRetry;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import io.dssync.train.TrainingData;
 import io.dssync.train.TrainingResult;
 import java.util.List;
@@ -47,7 +48,7 @@ class StageRetryTest {
   }
 
   /** 4 workers, DS-Sync random g=2, MLP on Fashion-MNIST: 30 steps in 3 stages of 10. */
-  private static TrainerConfig.Builder config() {
+  private static TrainerConfigBuilder config() {
     return TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, 4).set(TrainerConfig.SCHEDULE, "random").set(TrainerConfig.GROUP_SIZE, 2)
         .set(TrainerConfig.MODEL, "mlp").set(TrainerConfig.BATCH_SIZE, 32).set(TrainerConfig.EPOCHS, 2)

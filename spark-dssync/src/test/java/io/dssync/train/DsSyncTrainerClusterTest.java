@@ -44,7 +44,7 @@ class DsSyncTrainerClusterTest {
     spark = TestSpark.session();
   }
 
-  private static TrainerConfig.Builder quick() {
+  private static TrainerConfigBuilder quick() {
     return TrainerConfig.builder()
         .set(TrainerConfig.SLOT_WAIT_MS, 2_000)
         .set(TrainerConfig.SYNC_TIMEOUT_MS, 30_000);
@@ -91,7 +91,7 @@ class DsSyncTrainerClusterTest {
   }
 
   /** Four workers training an MLP for one epoch of 1,536 examples: 12 steps in three stages of 4. */
-  private static TrainerConfig.Builder threeShortStages() {
+  private static TrainerConfigBuilder threeShortStages() {
     return quick()
         .set(TrainerConfig.WORKERS, 4)
         .set(TrainerConfig.MODEL, "mlp")

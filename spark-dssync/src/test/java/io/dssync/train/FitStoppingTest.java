@@ -42,7 +42,7 @@ class FitStoppingTest {
    * 2 workers, MLP, 8 steps per epoch in stages of 4, a constant learning rate: the first stages compute the same
    * whatever the epoch count.
    */
-  private static TrainerConfig.Builder config(int epochs) {
+  private static TrainerConfigBuilder config(int epochs) {
     return TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, 2).set(TrainerConfig.SCHEDULE, "full").set(TrainerConfig.MODEL, "mlp")
         .set(TrainerConfig.BATCH_SIZE, 32).set(TrainerConfig.EPOCHS, epochs).set(TrainerConfig.STEPS_PER_STAGE, 4)
@@ -54,7 +54,7 @@ class FitStoppingTest {
     void apply(FitControl control);
   }
 
-  private static TrainingResult fit(TrainerConfig.Builder config, Control control) {
+  private static TrainingResult fit(TrainerConfigBuilder config, Control control) {
     return new DsSyncTrainer(spark, config.build()).withProgress(ProgressListener.silent())
         .withCallback((metrics, c) -> control.apply(c)).fit(TrainingData.of(spark, data, 2));
   }
@@ -94,7 +94,7 @@ class FitStoppingTest {
   @Test
   void aResumedRunKeepsThePatienceCountAndACallbackThatThrowsKeepsTheCheckpoints() {
     String dir = checkpointDir("early-stop");
-    TrainerConfig.Builder config = config(4).set(TrainerConfig.EARLY_STOP_PATIENCE, 3)
+    TrainerConfigBuilder config = config(4).set(TrainerConfig.EARLY_STOP_PATIENCE, 3)
         .set(TrainerConfig.EARLY_STOP_MIN_DELTA, 1.0).set(TrainerConfig.CHECKPOINT_KEEP, 10);
     DsSyncException crash = assertThrows(DsSyncException.class,
         () -> fit(config.set(TrainerConfig.CHECKPOINT_DIR, dir), control -> {

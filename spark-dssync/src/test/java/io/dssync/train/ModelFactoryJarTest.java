@@ -217,7 +217,7 @@ class ModelFactoryJarTest {
     return e;
   }
 
-  private static TrainerConfig.Builder quick() {
+  private static TrainerConfigBuilder quick() {
     return TrainerConfig.builder()
         .set(TrainerConfig.SLOT_WAIT_MS, 2_000)
         .set(TrainerConfig.SYNC_TIMEOUT_MS, 30_000);

@@ -97,7 +97,7 @@ class OptimizerSettingsTest {
   }
 
   private static TrainerConfig config(String... flagsAndValues) {
-    TrainerConfig.Builder b = TrainerConfig.builder();
+    TrainerConfigBuilder b = TrainerConfig.builder();
     for (int i = 0; i < flagsAndValues.length; i += 2) {
       b.set(flagsAndValues[i], flagsAndValues[i + 1]);
     }

@@ -32,7 +32,7 @@ class OuterOptimizerFitTest {
   }
 
   /** 2 workers training alone inside a stage (local SGD), averaged at stage ends; MLP, 4 stages of 4 steps. */
-  private static TrainerConfig.Builder config() {
+  private static TrainerConfigBuilder config() {
     return TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, 2).set(TrainerConfig.SCHEDULE, "local").set(TrainerConfig.MODEL, "mlp")
         .set(TrainerConfig.BATCH_SIZE, 32).set(TrainerConfig.EPOCHS, 2).set(TrainerConfig.STEPS_PER_STAGE, 4)
@@ -40,7 +40,7 @@ class OuterOptimizerFitTest {
         .set(TrainerConfig.SLOT_WAIT_MS, 30_000).set(TrainerConfig.SYNC_TIMEOUT_MS, 30_000);
   }
 
-  private static TrainingResult fit(TrainerConfig.Builder config) {
+  private static TrainingResult fit(TrainerConfigBuilder config) {
     return new DsSyncTrainer(spark, config.build()).withProgress(ProgressListener.silent())
         .fit(TrainingData.of(spark, data, 2));
   }

@@ -41,7 +41,7 @@ class OwnModelFitTest {
     data = TestData.fashionMnist(2_048, 500);
   }
 
-  private static TrainerConfig.Builder fourWorkers(Path file) {
+  private static TrainerConfigBuilder fourWorkers(Path file) {
     return TrainerConfig.builder()
         .set(TrainerConfig.SLOT_WAIT_MS, 2_000)
         .set(TrainerConfig.SYNC_TIMEOUT_MS, 30_000)

@@ -88,7 +88,7 @@ class RegressionOnDiabetesTest {
     return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 
-  private static TrainerConfig.Builder regression(int workers) {
+  private static TrainerConfigBuilder regression(int workers) {
     return TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, workers)
         .set(TrainerConfig.SCHEDULE, "random")

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class SparkConfSettingsTest {
   @Test
   void everySettingIsSetByItsSparkConfKeyAndLaterSetsWinOverIt() {
-    TrainerConfig.Builder b = TrainerConfig.builder().sparkConf(Map.of("spark.dssync.groupSize", "4",
+    TrainerConfigBuilder b = TrainerConfig.builder().sparkConf(Map.of("spark.dssync.groupSize", "4",
         "spark.dssync.schedule", "Butterfly", "spark.dssync.learningRate", "0.2"));
     TrainerConfig fromConf = b.build();
     assertEquals(4, fromConf.groupSize());

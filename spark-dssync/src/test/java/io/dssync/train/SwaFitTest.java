@@ -35,7 +35,7 @@ class SwaFitTest {
   }
 
   /** 2 workers, random pairs, 4 stages of 4 steps; SWA over the stages ending at steps 12 and 16. */
-  private static TrainerConfig.Builder config(String model) {
+  private static TrainerConfigBuilder config(String model) {
     return TrainerConfig.builder()
         .set(TrainerConfig.WORKERS, 2).set(TrainerConfig.SCHEDULE, "random").set(TrainerConfig.MODEL, model)
         .set(TrainerConfig.BATCH_SIZE, 32).set(TrainerConfig.EPOCHS, 2).set(TrainerConfig.STEPS_PER_STAGE, 4)
@@ -49,7 +49,7 @@ class SwaFitTest {
         .toString();
   }
 
-  private static TrainingResult fit(TrainerConfig.Builder config) {
+  private static TrainingResult fit(TrainerConfigBuilder config) {
     return new DsSyncTrainer(spark, config.build()).withProgress(ProgressListener.silent())
         .fit(TrainingData.of(spark, data, 2));
   }

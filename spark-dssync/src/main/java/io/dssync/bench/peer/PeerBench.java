@@ -11,6 +11,7 @@ import io.dssync.data.DatasetSplits;
 import io.dssync.errors.Errors;
 import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import io.dssync.train.TrainingData;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -49,7 +50,7 @@ public final class PeerBench implements BenchMode {
   static final List<String> OURS = List.of(TrainBenchConfigs.FULL, "random-g2");
 
   /** What to run and where to write. */
-  record Plan(TrainBenchArgs args, Supplier<TrainerConfig.Builder> base, PeerBenchMllib.Settings mllib,
+  record Plan(TrainBenchArgs args, Supplier<TrainerConfigBuilder> base, PeerBenchMllib.Settings mllib,
       boolean reference, boolean warmUp, String network, double target, Path out, String commandLine) {}
 
   @Override
@@ -79,7 +80,7 @@ public final class PeerBench implements BenchMode {
 
   public static Plan plan(String[] args, String commandLine) {
     TrainBenchArgs parsed = TrainBenchArgs.parse(args, TrainBenchArgs.names(FLAGS), REFUSED);
-    Supplier<TrainerConfig.Builder> base = () -> parsed.trainer(Map.of(
+    Supplier<TrainerConfigBuilder> base = () -> parsed.trainer(Map.of(
         TrainerConfig.STEPS_PER_STAGE, String.valueOf(DEFAULT_STEPS_PER_STAGE)))
         .set(TrainerConfig.MODEL, "mlp")
         .set(TrainerConfig.EVAL_EVERY, 1);

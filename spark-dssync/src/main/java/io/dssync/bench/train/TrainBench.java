@@ -7,6 +7,7 @@ import io.dssync.data.FashionMnist;
 import io.dssync.errors.Errors;
 import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import io.dssync.train.TrainingData;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -59,7 +60,7 @@ public final class TrainBench implements BenchMode {
 
   /** What to run: the configurations, the trainer settings they share, where to write. */
   record Plan(TrainBenchArgs args, List<TrainBenchConfigs.Sync> configs, List<String> skipped,
-      Supplier<TrainerConfig.Builder> base, String network, double target, boolean warmUp, boolean torchDdp, Path out,
+      Supplier<TrainerConfigBuilder> base, String network, double target, boolean warmUp, boolean torchDdp, Path out,
       String commandLine, String trainerSettings, int rounds) {}
 
   @Override
@@ -112,7 +113,7 @@ public final class TrainBench implements BenchMode {
   /** Parses and checks the flags, before anything is started. */
   static Plan plan(String[] args, String commandLine) {
     TrainBenchArgs parsed = TrainBenchArgs.parse(args, TrainBenchArgs.names(FLAGS), REFUSED);
-    Supplier<TrainerConfig.Builder> base = () -> parsed.trainer(Map.of(
+    Supplier<TrainerConfigBuilder> base = () -> parsed.trainer(Map.of(
         TrainerConfig.STEPS_PER_STAGE, String.valueOf(DEFAULT_STEPS_PER_STAGE)))
         .set(TrainerConfig.EVAL_EVERY, 1);
     int workers = base.get().build().workers();

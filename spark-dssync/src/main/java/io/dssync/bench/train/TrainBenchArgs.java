@@ -8,6 +8,7 @@ import io.dssync.launch.TrainingArgs;
 import io.dssync.launch.TrainingArgs.RunFlag;
 import io.dssync.train.Setting;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -58,7 +59,7 @@ public final class TrainBenchArgs {
   }
 
   /** A config builder with {@code defaults}, then the user's trainer settings on top. */
-  public TrainerConfig.Builder trainer(Map<Setting<?>, String> defaults) {
+  public TrainerConfigBuilder trainer(Map<Setting<?>, String> defaults) {
     return args.trainer(defaults);
   }
 

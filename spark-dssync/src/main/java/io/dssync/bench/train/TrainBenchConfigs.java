@@ -6,6 +6,7 @@ import io.dssync.errors.DsSyncException;
 import io.dssync.errors.Errors;
 import io.dssync.schedule.ScheduleKind;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -62,7 +63,7 @@ public final class TrainBenchConfigs {
           ScheduleKind.AUTO).contains(schedule);
     }
 
-    public TrainerConfig config(TrainerConfig.Builder base) {
+    public TrainerConfig config(TrainerConfigBuilder base) {
       if (crossRackPeriod > 0) {
         base.set(TrainerConfig.CROSS_RACK_PERIOD, crossRackPeriod);
       }
@@ -136,7 +137,7 @@ public final class TrainBenchConfigs {
    * butterfly with N not a power of g) are left out and reported in {@code skipped}; named
    * explicitly, they are an error.
    */
-  static List<Sync> choose(String csv, TrainerConfig.Builder probe, int workers, int h, List<String> skipped) {
+  static List<Sync> choose(String csv, TrainerConfigBuilder probe, int workers, int h, List<String> skipped) {
     boolean all = csv.trim().equalsIgnoreCase("all");
     List<String> names = new ArrayList<>(all ? ALL_NAMES : List.of(csv.toLowerCase(Locale.ROOT).split(",")));
     names.replaceAll(String::trim);

@@ -7,6 +7,7 @@ import io.dssync.metrics.ProgressLine;
 import io.dssync.metrics.ProgressListener;
 import io.dssync.train.DsSyncTrainer;
 import io.dssync.train.TrainerConfig;
+import io.dssync.train.TrainerConfigBuilder;
 import io.dssync.train.TrainingData;
 import java.io.PrintStream;
 import java.util.List;
@@ -44,7 +45,7 @@ public final class TrainBenchRunner {
    * paths (halves, two-level averages, the probe), which favours whatever runs later.
    */
   public static void warmUp(SparkSession spark, DatasetSplits splits, List<TrainBenchConfigs.Sync> syncs,
-      Supplier<TrainerConfig.Builder> base, PrintStream err) {
+      Supplier<TrainerConfigBuilder> base, PrintStream err) {
     for (TrainBenchConfigs.Sync sync : syncs) {
       warmUp(spark, splits, sync.name(), sync.config(base.get()), err);
     }
