@@ -83,7 +83,7 @@ record FirstPlan(ScheduleSpec base, String[] hosts, LinkSample probed, int steps
         bandwidth[r][p] = rows[r][1 + n + p];
       }
     }
-    LinkMeasurements measured = new LinkMeasurements(hosts.clone(), latency, AutoSchedule.paired(bandwidth));
+    LinkMeasurements measured = new LinkMeasurements(hosts.clone(), latency, PairReadings.paired(bandwidth));
     return PlannedAllReduce.plan(measured, base, stateBytes, computeMs / n, stepsPerStage, allReduce, crossRack);
   }
 }

@@ -24,8 +24,9 @@ import scala.Tuple2;
 
 /**
  * What a fit checks before its first stage, so a setting that cannot work fails or warns at the start and not
- * after hours: the cluster's slots and racks, settings that contradict each other, a batch larger than a shard, a step's memory against the host or the container, replica
- * threads against cores, and glibc malloc settings where replicas and evaluation run.
+ * after hours: the cluster's slots and racks, settings that contradict each other, a batch larger than a shard,
+ * a step's memory against the host or the container, replica threads against cores, and glibc malloc settings
+ * where replicas and evaluation run.
  */
 final class Preflight {
   private static final Logger LOG = LoggerFactory.getLogger(Preflight.class);

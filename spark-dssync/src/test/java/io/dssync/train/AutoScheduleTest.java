@@ -201,11 +201,11 @@ class AutoScheduleTest {
   void aPairThatReadMoreThanTwiceSlowerStartsItsNextProbeSmallerByTheSameFactor() {
     int s = ProbeSizing.START_FLOATS;
     int[][] floats = {{0, 16 * s}, {16 * s, 0}};
-    double[][] fifth = AutoSchedule.changes(new double[][] {{0, 10}, {10, 0}}, new double[][] {{0, 2}, {2, 0}}, null);
-    int[][] fivefold = AutoSchedule.shrunkAfterDrops(floats, fifth);
+    double[][] fifth = PairReadings.changes(new double[][] {{0, 10}, {10, 0}}, new double[][] {{0, 2}, {2, 0}}, null);
+    int[][] fivefold = PairReadings.shrunkAfterDrops(floats, fifth);
     assertEquals(16 * s / 5, fivefold[0][1], 1, "a 5x drop: a fifth of the size");
     assertEquals(fivefold[0][1], fivefold[1][0], "both sides of the pair start alike");
-    assertEquals(s, AutoSchedule.shrunkAfterDrops(new int[][] {{0, 2 * s}, {2 * s, 0}}, fifth)[0][1],
+    assertEquals(s, PairReadings.shrunkAfterDrops(new int[][] {{0, 2 * s}, {2 * s, 0}}, fifth)[0][1],
         "never below the start size");
   }
 
@@ -214,10 +214,10 @@ class AutoScheduleTest {
     int[][] floats = {{0, 64 * 1024}, {64 * 1024, 0}};
     double[][] before = {{0, 10}, {10, 0}};
     for (double[][] now : new double[][][] {{{0, 5.5}, {5.5, 0}}, {{0, 40}, {40, 0}}, {{0, 0}, {0, 0}}}) {
-      assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats, AutoSchedule.changes(before, now, null)));
+      assertArrayEquals(floats, PairReadings.shrunkAfterDrops(floats, PairReadings.changes(before, now, null)));
     }
-    assertArrayEquals(floats, AutoSchedule.shrunkAfterDrops(floats,
-        AutoSchedule.changes(null, new double[][] {{0, 1}, {1, 0}}, null)), "nothing to compare with");
+    assertArrayEquals(floats, PairReadings.shrunkAfterDrops(floats,
+        PairReadings.changes(null, new double[][] {{0, 1}, {1, 0}}, null)), "nothing to compare with");
   }
 
   @Test
@@ -227,11 +227,11 @@ class AutoScheduleTest {
     now[0][1] = now[1][0] = now[2][3] = now[3][2] = 100;
     now[0][2] = now[2][0] = 1;
     now[1][3] = now[3][1] = 2;
-    double[][] change = AutoSchedule.changes(before, now, new int[] {0, 0, 1, 1});
+    double[][] change = PairReadings.changes(before, now, new int[] {0, 0, 1, 1});
     assertEquals(0.15, change[0][3], 1e-9, "the median of 0.1 and 0.2");
     assertEquals(0.15, change[2][1], 1e-9);
     assertEquals(1, change[0][1], 1e-9);
-    assertEquals(0, AutoSchedule.changes(before, now, null)[0][3], "without racks nothing is known of it");
+    assertEquals(0, PairReadings.changes(before, now, null)[0][3], "without racks nothing is known of it");
   }
 
   /** Per pair, the sizes a first probe on the 2 x 2 testbed settled on: 4 MiB in a rack, 2 MiB across. */
@@ -300,7 +300,7 @@ class AutoScheduleTest {
     double late = bytes / 1e6 / 0.0056;
     double early = bytes / 1e6 / 0.0616;
     double[][] read = {{0, early, 0}, {late, 0, 90}, {0, 0, 0}};
-    double[][] paired = AutoSchedule.paired(read);
+    double[][] paired = PairReadings.paired(read);
     assertEquals(bytes / 1e6 / 0.0336, paired[0][1], 1e-6, "late " + late + ", early " + early);
     assertEquals(paired[0][1], paired[1][0], 0);
     assertEquals(90, paired[1][2], 0, "a pair only one side measured keeps that reading");

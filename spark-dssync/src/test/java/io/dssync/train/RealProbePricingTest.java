@@ -41,7 +41,7 @@ class RealProbePricingTest {
     for (double[] row : latency) {
       Arrays.fill(row, 3);
     }
-    return new LinkMeasurements(HOSTS, latency, AutoSchedule.paired(BANDWIDTH));
+    return new LinkMeasurements(HOSTS, latency, PairReadings.paired(BANDWIDTH));
   }
 
   @Test
