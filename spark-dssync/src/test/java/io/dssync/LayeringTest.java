@@ -23,15 +23,17 @@ import org.junit.jupiter.api.Test;
  * from one top-level package of io.dssync to another must be an allowed arrow. Subpackages
  * ({@code data.fetch}) count as their top-level package. Also: Spark's internals (its environment, RPC,
  * scheduler, internal configuration and deploy classes) only in spark, the network and block-storage
- * libraries only there and in transport (the data plane is built on them), and schedule and collective free of
- * Spark, Scala and DJL.
+ * libraries only there and in transport (the data plane is built on them), and errors, config, schedule and
+ * collective free of Spark, Scala and DJL.
  */
 class LayeringTest {
   private static final Path MAIN = Path.of("src/main/java/io/dssync");
 
-  /** Which packages each package may use, besides itself and errors (which every package may use). */
+  /** Which packages each package may use, besides itself, errors and config (which every package may use). */
   static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
       Map.entry("errors", Set.of()),
+      // The processes' settings (data plane, environment): typed values and their errors.
+      Map.entry("config", Set.of()),
       Map.entry("schedule", Set.of()),
       Map.entry("collective", Set.of()),
       // Spark's internals, in one place; it uses none of ours.
@@ -58,8 +60,11 @@ class LayeringTest {
       Map.entry("cli", Set.of("bench", "launch", "ml", "train", "collective", "transport", "spark", "replica",
           "models", "data", "schedule", "metrics")));
 
+  /** Packages every package may use. */
+  static final Set<String> EVERYONE_USES = Set.of("errors", "config");
+
   /** Packages that must not touch Spark, Scala or DJL at all. */
-  static final Set<String> PURE = Set.of("schedule", "collective");
+  static final Set<String> PURE = Set.of("errors", "config", "schedule", "collective");
 
   private static final Pattern OURS = Pattern.compile("\\bio\\.dssync\\.([a-z]+)\\b");
   /** Spark's network and block-storage libraries: in spark, and in transport, the data plane built on them. */
@@ -105,6 +110,11 @@ class LayeringTest {
     assertEquals(List.of(), violations("spark", "V.java", "import org.apache.spark.SparkEnv;\n"));
     assertEquals(List.of("Z.java: schedule uses Spark, Scala or DJL (org.apache.spark.SparkConf)"),
         violations("schedule", "Z.java", "import org.apache.spark.SparkConf;\n"));
+    assertEquals(List.of("C.java: config -> transport (io.dssync.transport)",
+        "C.java: config uses Spark, Scala or DJL (org.apache.spark.SparkConf)"),
+        violations("config", "C.java",
+            "import io.dssync.transport.PushTransport;\nimport org.apache.spark.SparkConf;\n"));
+    assertEquals(List.of(), violations("bench", "P.java", "import io.dssync.config.ProcessSettings;\n"));
   }
 
   static List<String> violations(String from, String where, String source) {
@@ -113,7 +123,7 @@ class LayeringTest {
     Matcher m = OURS.matcher(code);
     while (m.find()) {
       String to = m.group(1);
-      if (!to.equals(from) && !to.equals("errors") && !ALLOWED.getOrDefault(from, Set.of()).contains(to)) {
+      if (!to.equals(from) && !EVERYONE_USES.contains(to) && !ALLOWED.getOrDefault(from, Set.of()).contains(to)) {
         found.add(where + ": " + from + " -> " + to + " (io.dssync." + to + ")");
       }
     }

@@ -1,5 +1,6 @@
 package io.dssync.bench;
 
+import io.dssync.config.ProcessSettings;
 import io.dssync.data.fetch.ProcessRunner;
 import io.dssync.errors.ModelErrors;
 import java.io.IOException;
@@ -31,8 +32,8 @@ public final class PythonPeer {
 
   /** The peer {@code name}, or an error saying how to install PyTorch. */
   public static PythonPeer find(String name) {
-    String chosen = System.getenv("DSSYNC_PYTHON");
-    return find(name, chosen != null && !chosen.isBlank() ? List.of(chosen) : List.of("python3", "/usr/bin/python3"));
+    return find(name, ProcessSettings.PYTHON.parse(System.getenv(ProcessSettings.PYTHON.key())).map(List::of)
+        .orElse(List.of("python3", "/usr/bin/python3")));
   }
 
   /** The first of {@code candidates} that imports torch.distributed. */

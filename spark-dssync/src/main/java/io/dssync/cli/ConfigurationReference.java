@@ -1,5 +1,7 @@
 package io.dssync.cli;
 
+import io.dssync.config.ProcessSetting;
+import io.dssync.config.ProcessSettings;
 import io.dssync.launch.TrainingArgs.RunFlag;
 import io.dssync.train.Setting;
 import io.dssync.train.Setting.Group;
@@ -14,9 +16,9 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
- * The settings tables of docs/configuration.md, generated from the settings' own declarations
- * ({@link TrainerConfig#ALL}, {@link RunFlag}, {@link RunOption}) so the page cannot drift from the
- * code. The page keeps its prose; only the text between {@link #BEGIN} and {@link #END} is
+ * The settings tables of docs/configuration.md, generated from the settings' own declarations ({@link
+ * TrainerConfig#ALL}, {@link RunFlag}, {@link RunOption}, {@link ProcessSettings#ALL}) so the page cannot drift
+ * from the code. The page keeps its prose; only the text between {@link #BEGIN} and {@link #END} is
  * generated. {@code ConfigurationReferenceTest} fails when the committed page differs; regenerate
  * with {@link #REGENERATE}, or run this class's main with the page's path.
  */
@@ -78,7 +80,26 @@ public final class ConfigurationReference {
         }
       }
     }
+    processSettings(sb, "Environment variables", "variable", ProcessSetting.Source.ENVIRONMENT,
+        ProcessSetting.Source.LAUNCHER);
+    processSettings(sb, "Spark properties of the data plane", "key", ProcessSetting.Source.SPARK_CONF,
+        ProcessSetting.Source.SPARK_CONF_PREFIX);
     return sb.append("\n").append(END).toString();
+  }
+
+  /** The {@link ProcessSettings} read from {@code sources}, as a table under {@code title}. */
+  private static void processSettings(StringBuilder sb, String title, String column, ProcessSetting.Source... sources) {
+    sb.append("\n### ").append(title).append("\n\n| ").append(column).append(" | default | meaning |\n|---|---|---|\n");
+    for (ProcessSetting<?> s : ProcessSettings.ALL) {
+      if (java.util.Arrays.asList(sources).contains(s.source())) {
+        String key = s.source() == ProcessSetting.Source.SPARK_CONF_PREFIX ? s.key() + "*" : s.key();
+        String who = s.source() == ProcessSetting.Source.LAUNCHER ? " Read by the launch scripts." : "";
+        // A default in words ("python3 on the PATH") reads as prose, a value as code.
+        String value = s.defaultText().contains(" ") ? s.defaultText() : defaultText(s.defaultText());
+        sb.append("| `").append(key).append("` | ").append(value).append(" | ")
+            .append(cell(s.doc() + who)).append(" |\n");
+      }
+    }
   }
 
   private static String defaultText(Object value) {

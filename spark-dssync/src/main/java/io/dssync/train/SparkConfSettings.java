@@ -1,7 +1,8 @@
 package io.dssync.train;
 
 import io.dssync.errors.Errors;
-import io.dssync.transport.PushTransport;
+import io.dssync.config.ProcessSettings;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,6 @@ import scala.Tuple2;
  */
 public final class SparkConfSettings {
   public static final String PREFIX = "spark.dssync.";
-  /** Keys under the prefix that configure the data plane, not a fit's settings. */
-  private static final List<String> OTHER_KEYS = List.of(PushTransport.SHARED_MEMORY_KEY);
-  private static final List<String> OTHER_PREFIXES = List.of(PushTransport.CHANNEL_KEYS);
 
   private SparkConfSettings() {}
 
@@ -36,9 +34,12 @@ public final class SparkConfSettings {
       Setting<?> s = byKey.get(key);
       if (s != null) {
         values.put(s, s.parse(text, key));
-      } else if (key.startsWith(PREFIX) && !OTHER_KEYS.contains(key)
-          && OTHER_PREFIXES.stream().noneMatch(key::startsWith)) {
-        throw Errors.unknownSparkConfKey(key, byKey.keySet().toArray());
+      } else if (key.equals(ProcessSettings.SHARED_MEMORY.key())) {
+        ProcessSettings.SHARED_MEMORY.parse(text); // read on the executors: a bad value fails here, before any job
+      } else if (key.startsWith(PREFIX) && !ProcessSettings.declaresSparkKey(key)) {
+        List<String> known = new ArrayList<>(byKey.keySet());
+        known.add(ProcessSettings.SHARED_MEMORY.key());
+        throw Errors.unknownSparkConfKey(key, known.toArray());
       }
     });
     return values;

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DataChannel implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataChannel.class);
-  /** Module name for TransportConf keys (spark.dssync.io.*). */
+  /** Module name for TransportConf keys: spark.dssync.io.*, {@code ProcessSettings.CHANNEL_IO}. */
   static final String MODULE = "dssync";
 
   private final TransportContext context;

@@ -4,6 +4,7 @@ import io.dssync.collective.Landing;
 import io.dssync.collective.MessageId;
 import io.dssync.collective.Transport;
 import io.dssync.collective.TransportStats;
+import io.dssync.config.ProcessSettings;
 import io.dssync.errors.ClusterErrors;
 import io.dssync.errors.DataErrors;
 import io.dssync.errors.DsSyncException;
@@ -29,9 +30,9 @@ import org.apache.spark.util.TaskCompletionListener;
  *       ({@link SharedMemoryFolder}) and writes the reader a notice on a Unix domain socket
  *       ({@link HostSignals}); the reader's task thread, blocked on that socket, lands the floats
  *       straight from its mapping of the same pages ({@link SharedPartReader}) and answers with an
- *       acknowledgement. Off with {@value #SHARED_MEMORY_KEY}=false, and whenever Spark encrypts
- *       its traffic or local files: then every part stays on the authenticated, encrypted channel
- *       ({@link SharedMemoryRoute}).
+ *       acknowledgement. Off with {@code spark.dssync.sharedMemory.enabled=false}
+ *       ({@link ProcessSettings#SHARED_MEMORY}), and whenever Spark encrypts its traffic or local files: then
+ *       every part stays on the authenticated, encrypted channel ({@link SharedMemoryRoute}).
  *   <li>Other hosts: a part of up to 64 KiB travels whole as one RPC ({@link InlinePart}); a larger
  *       one is encoded once into a pooled direct buffer and uploaded as a stream to each reader's
  *       {@link DataChannel} (Spark's network library, with Spark's authentication and
@@ -52,11 +53,6 @@ import org.apache.spark.util.TaskCompletionListener;
  * when a peer is unreachable or a transfer fails.
  */
 public final class PushTransport implements Transport {
-  /** Spark setting: whether executors of one host exchange parts through shared memory (default true). */
-  public static final String SHARED_MEMORY_KEY = "spark.dssync.sharedMemory.enabled";
-  /** Spark network settings of the transport's own channel ({@code spark.dssync.io.serverThreads}, ...). */
-  public static final String CHANNEL_KEYS = "spark." + DataChannel.MODULE + ".io.";
-
   private final BarrierTaskContext task;
   private final int rank;
   private final Duration closeTimeout;
@@ -145,7 +141,7 @@ public final class PushTransport implements Transport {
    * channel, as the user asked).
    */
   static boolean sharedMemoryAllowed(SparkConf conf) {
-    return conf.getBoolean(SHARED_MEMORY_KEY, true)
+    return ProcessSettings.SHARED_MEMORY.parse(conf.get(ProcessSettings.SHARED_MEMORY.key(), null)).orElse(true)
         && !conf.getBoolean("spark.network.crypto.enabled", false)
         && !conf.getBoolean("spark.io.encryption.enabled", false)
         && !conf.getBoolean("spark.ssl.rpc.enabled", false);

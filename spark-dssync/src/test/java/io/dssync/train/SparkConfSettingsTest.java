@@ -41,6 +41,16 @@ class SparkConfSettingsTest {
   }
 
   @Test
+  void aDataPlaneKeyIsCheckedOnTheDriverAndATypoOfItNamed() {
+    DsSyncException bad = assertThrows(DsSyncException.class,
+        () -> SparkConfSettings.parse(Map.of("spark.dssync.sharedMemory.enabled", "off")));
+    assertTrue(bad.getMessage().startsWith("Invalid spark.dssync.sharedMemory.enabled = off"), bad.getMessage());
+    DsSyncException typo = assertThrows(DsSyncException.class,
+        () -> SparkConfSettings.parse(Map.of("spark.dssync.sharedMemory.enable", "false")));
+    assertTrue(typo.getMessage().contains("did you mean spark.dssync.sharedMemory.enabled?"), typo.getMessage());
+  }
+
+  @Test
   void theDataPlaneKeysAndOtherSparkKeysAreNoSettings() {
     assertEquals(Map.of(), SparkConfSettings.parse(Map.of("spark.dssync.sharedMemory.enabled", "false",
         "spark.dssync.io.serverThreads", "2", "spark.executor.cores", "2")));

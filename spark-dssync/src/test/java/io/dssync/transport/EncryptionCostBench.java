@@ -3,6 +3,7 @@ package io.dssync.transport;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dssync.collective.GroupAllReduce;
+import io.dssync.config.ProcessSettings;
 import io.dssync.testing.TestSpark;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,9 +30,9 @@ class EncryptionCostBench {
     int floats = Integer.getInteger("dssync.benchFloats", 4_000_000);
     Map<String, Map<String, String>> settings = new LinkedHashMap<>();
     settings.put("plain-shm", Map.of()); // same-host executors: shared memory, the default
-    settings.put("plain", Map.of(PushTransport.SHARED_MEMORY_KEY, "false"));
+    settings.put("plain", Map.of(ProcessSettings.SHARED_MEMORY.key(), "false"));
     settings.put("auth", Map.of("spark.authenticate", "true", "spark.authenticate.secret", "bench-secret",
-        PushTransport.SHARED_MEMORY_KEY, "false"));
+        ProcessSettings.SHARED_MEMORY.key(), "false"));
     settings.put("auth+crypto", Map.of("spark.authenticate", "true", "spark.authenticate.secret", "bench-secret",
         "spark.network.crypto.enabled", "true"));
     Map<String, Double> mbPerS = new LinkedHashMap<>();

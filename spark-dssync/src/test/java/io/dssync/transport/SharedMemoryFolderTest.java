@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dssync.collective.MessageId;
+import io.dssync.config.ProcessSettings;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
@@ -119,7 +120,8 @@ class SharedMemoryFolderTest {
   @Test
   void sharedMemoryIsOnByDefaultAndOffWhenSwitchedOffOrWhenSparkEncrypts() {
     assertTrue(PushTransport.sharedMemoryAllowed(new SparkConf(false)));
-    assertFalse(PushTransport.sharedMemoryAllowed(new SparkConf(false).set(PushTransport.SHARED_MEMORY_KEY, "false")));
+    assertFalse(PushTransport.sharedMemoryAllowed(
+        new SparkConf(false).set(ProcessSettings.SHARED_MEMORY.key(), "false")));
     assertFalse(PushTransport.sharedMemoryAllowed(new SparkConf(false).set("spark.network.crypto.enabled", "true")));
     assertFalse(PushTransport.sharedMemoryAllowed(new SparkConf(false).set("spark.io.encryption.enabled", "true")));
     assertFalse(PushTransport.sharedMemoryAllowed(new SparkConf(false).set("spark.ssl.rpc.enabled", "true")));

@@ -1,13 +1,14 @@
 package io.dssync.data.fetch;
 
+import io.dssync.config.ProcessSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 
 /** The root folder every dataset is cached under (one subfolder per dataset). */
 public final class DatasetCacheDir {
-  /** Environment variable, then system property, naming the dataset cache root. */
-  public static final String DATA_DIR_ENV = "DSSYNC_DATA_DIR";
+  /** Environment variable ({@link ProcessSettings#DATA_DIR}), then system property, naming the cache root. */
+  public static final String DATA_DIR_ENV = ProcessSettings.DATA_DIR.key();
   public static final String DATA_DIR_PROPERTY = "dssync.dataDir";
 
   private DatasetCacheDir() {}
@@ -19,14 +20,8 @@ public final class DatasetCacheDir {
   }
 
   public static Path resolve(Map<String, String> env, Properties properties) {
-    String fromEnv = env.get(DATA_DIR_ENV);
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return Path.of(fromEnv);
-    }
-    String fromProperty = properties.getProperty(DATA_DIR_PROPERTY);
-    if (fromProperty != null && !fromProperty.isBlank()) {
-      return Path.of(fromProperty);
-    }
-    return Path.of(properties.getProperty("user.home"), ".cache", "dssync", "datasets");
+    return ProcessSettings.DATA_DIR.parse(env.get(DATA_DIR_ENV))
+        .or(() -> ProcessSettings.DATA_DIR.parse(properties.getProperty(DATA_DIR_PROPERTY)))
+        .orElse(Path.of(properties.getProperty("user.home"), ".cache", "dssync", "datasets"));
   }
 }
