@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
  * collective free of Spark, Scala and DJL.
  */
 class LayeringTest {
-  private static final Path MAIN = Path.of("src/main/java/io/dssync");
+  /** The main sources of the library and of the core module beside it (which the compiler keeps free of engines). */
+  private static final List<Path> MAIN =
+      List.of(Path.of("src/main/java/io/dssync"), Path.of("../spark-dssync-core/src/main/java/io/dssync"));
 
   /** Which packages each package may use, besides itself, errors and config (which every package may use). */
   static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
@@ -79,7 +81,7 @@ class LayeringTest {
   void everyArrowBetweenPackagesPointsTheWayDesignMdSays() {
     List<String> wrong = new ArrayList<>();
     for (Path file : mainSources()) {
-      wrong.addAll(violations(packageOf(file), MAIN.relativize(file).toString(), read(file)));
+      wrong.addAll(violations(packageOf(file), rootOf(file).relativize(file).toString(), read(file)));
     }
     assertTrue(wrong.isEmpty(), "Package arrows against DESIGN.md section 3:\n  " + String.join("\n  ", wrong));
   }
@@ -90,6 +92,18 @@ class LayeringTest {
     mainSources().forEach(f -> packages.add(packageOf(f)));
     packages.removeAll(ALLOWED.keySet());
     assertEquals(Set.of(), packages, "add the new package to ALLOWED (and to DESIGN.md section 3)");
+  }
+
+  @Test
+  void theEnginelessPackagesAreTheCoreModuleWhoseBuildHasNoSparkScalaOrDjl() {
+    Set<String> core = new LinkedHashSet<>();
+    Set<String> library = new LinkedHashSet<>();
+    for (Path file : mainSources()) {
+      (rootOf(file).equals(MAIN.get(1)) ? core : library).add(packageOf(file));
+    }
+    assertEquals(PURE, core, "the packages of spark-dssync-core");
+    library.retainAll(PURE);
+    assertEquals(Set.of(), library, "engine-free packages in the library, where the compiler cannot keep them so");
   }
 
   /** The scanner itself: a wrong arrow, a Spark internal and a pure package using Spark are all caught. */
@@ -181,18 +195,26 @@ class LayeringTest {
   }
 
   private static List<Path> mainSources() {
-    try (Stream<Path> files = Files.walk(MAIN)) {
-      List<Path> sources = files.filter(f -> f.toString().endsWith(".java")).sorted().toList();
-      assertTrue(sources.size() > 50, "main sources found under " + MAIN.toAbsolutePath());
-      return sources;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    List<Path> sources = new ArrayList<>();
+    for (Path root : MAIN) {
+      try (Stream<Path> files = Files.walk(root)) {
+        List<Path> found = files.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+        assertTrue(found.size() > 20, "main sources found under " + root.toAbsolutePath());
+        sources.addAll(found);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
+    return sources;
+  }
+
+  private static Path rootOf(Path file) {
+    return MAIN.stream().filter(file::startsWith).findFirst().orElseThrow();
   }
 
   /** The top-level package under io.dssync of {@code file}: data/fetch/X.java -> data. */
   private static String packageOf(Path file) {
-    return MAIN.relativize(file).getName(0).toString();
+    return rootOf(file).relativize(file).getName(0).toString();
   }
 
   private static String read(Path file) {

@@ -24,7 +24,7 @@ import java.util.Map;
  */
 public final class ConfigurationReference {
   public static final String REGENERATE =
-      "mvn -q -pl spark-dssync test -Dtest=ConfigurationReferenceTest -Ddssync.regenerateDocs=true";
+      "mvn -q -pl spark-dssync -am test -Dtest=ConfigurationReferenceTest -Ddssync.regenerateDocs=true";
   public static final String BEGIN = "<!-- BEGIN GENERATED settings: edit the declarations in TrainerConfig, then run "
       + REGENERATE + " -->";
   public static final String END = "<!-- END GENERATED settings -->";

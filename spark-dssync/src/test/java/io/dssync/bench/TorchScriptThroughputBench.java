@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * median over rounds; warm-up steps are not timed (the JIT profiling executor optimises a TorchScript
  * graph only after its first runs). A measurement, not a test (nothing is asserted about time), so it runs
  * only by hand:
- * {@code mvn -pl spark-dssync test -Dtest=TorchScriptThroughputBench -Ddssync.bench=true
+ * {@code mvn -pl spark-dssync -am test -Dtest=TorchScriptThroughputBench -Ddssync.bench=true
  * [-Ddssync.benchRounds=5 -Ddssync.benchSteps=30 -Ddssync.benchWarmup=10]}.
  * {@link TorchScriptThroughputBenchTest} runs its pieces on two steps in the ordinary suite.
  */

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The accuracy comparison with an undisturbed 4-worker run (within 1 point) needs a second run
  * and is noisier at this size, so it runs by hand:
- * {@code mvn -pl spark-dssync -Pclusters test -Dtest=ElasticStandaloneTest -Ddssync.bench=true}.
+ * {@code mvn -pl spark-dssync -am -Pclusters test -Dtest=ElasticStandaloneTest -Ddssync.bench=true}.
  */
 @Tag("cluster")
 class ElasticStandaloneTest {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * are separate JVMs the NodeManager launches; the model they train is scored on real Fashion-MNIST.
  *
  * <p>Needs Spark's YARN module, which only the build with {@code -Pyarn} has (see the parent pom):
- * {@code mvn -Pyarn -DbuildDir=$PWD/spark-dssync/target-yarn -pl spark-dssync test -Dtest=YarnSubmitTest}.
+ * {@code mvn -Pyarn -DbuildDir=$PWD/spark-dssync/target-yarn -pl spark-dssync -am test -Dtest=YarnSubmitTest}.
  * Without it the test is skipped, saying so.
  */
 class YarnSubmitTest {

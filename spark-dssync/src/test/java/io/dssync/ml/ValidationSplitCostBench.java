@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * {@code local-cluster[4,1,1536]}, timed from {@code Pipeline.fit} to the submission of the first
  * training stage, with {@code validationFraction} 0 and 0.1 alternated in one session. A
  * measurement, not a test (nothing is asserted about time), so it runs only by hand:
- * {@code mvn -pl spark-dssync test -Dtest=ValidationSplitCostBench -Ddssync.bench=true}.
+ * {@code mvn -pl spark-dssync -am test -Dtest=ValidationSplitCostBench -Ddssync.bench=true}.
  */
 class ValidationSplitCostBench {
   private static final int REPEATS = 4;
