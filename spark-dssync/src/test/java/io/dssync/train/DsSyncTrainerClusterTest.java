@@ -176,6 +176,23 @@ class DsSyncTrainerClusterTest {
   }
 
   @Test
+  void aTrainerFitsAgainFromScratchWithNothingLeftOfItsLastFit() {
+    TrainerConfig config = threeShortStages()
+        .set(TrainerConfig.SCHEDULE, "random")
+        .set(TrainerConfig.GROUP_SIZE, 2)
+        .build();
+    DsSyncTrainer trainer = new DsSyncTrainer(spark, config).withProgress(ProgressListener.silent());
+    TrainingData training = TrainingData.of(spark, TestData.fashionMnist(1_536, 200), 4);
+    Fit first = trainer.newFit();
+    float[] once = first.run(training).model().state();
+    Fit second = trainer.newFit();
+    float[] again = second.run(training).model().state();
+    assertArrayEquals(once, again, "the same settings and seed train the same model");
+    // The executors still hold the first fit's last consensus: the second fit must not start from it.
+    assertEquals(List.of(4, 0, 0), second.startFetches());
+  }
+
+  @Test
   void skippingBadRecordsAlsoLeavesTheExecutorsNoCopyOfTheTrainingSet() {
     TrainingData training = TrainingData.of(spark, TestData.fashionMnist(1_536, 200), 4);
     TrainerConfig config = threeShortStages()
