@@ -181,6 +181,11 @@ public final class PushTransport implements Transport {
   /** Whether parts to rank {@code r} (another JVM of this host) go through shared memory. */
   public boolean sharedMemory(int r) {
     checkRank(r);
+    return throughShared(r);
+  }
+
+  /** {@link #sharedMemory} for a rank already checked: the per-part paths ask it for every reader. */
+  private boolean throughShared(int r) {
     return shared != null && shared.reaches(r);
   }
 
@@ -195,7 +200,7 @@ public final class PushTransport implements Transport {
     int viaShared = 0;
     for (int r : readers) {
       checkRank(r);
-      viaShared += sharedMemory(r) && length > 0 ? 1 : 0;
+      viaShared += throughShared(r) && length > 0 ? 1 : 0;
     }
     long start = System.nanoTime();
     lastStep = id.step();
@@ -207,13 +212,13 @@ public final class PushTransport implements Transport {
       boolean inline = InlinePart.fits(length);
       int streamed = 0;
       for (int r : readers) {
-        streamed += sameJvm[r] == null && !(inShared != null && sharedMemory(r)) && !inline ? 1 : 0;
+        streamed += sameJvm[r] == null && !(inShared != null && throughShared(r)) && !inline ? 1 : 0;
       }
       Outgoing.Encoded encoded = streamed == 0 ? null : outgoing.encode(data, offset, length, streamed);
       for (int r : readers) {
         if (sameJvm[r] != null) {
           SameJvmRoute.hand(sameJvm[r], rank, r, id, data, offset, length);
-        } else if (inShared != null && sharedMemory(r)) {
+        } else if (inShared != null && throughShared(r)) {
           shared.notify(r, peers[r], outgoing, id, inShared, length);
         } else if (inline) {
           network.sendInline(r, id, data, offset, length, outgoing);
@@ -298,7 +303,7 @@ public final class PushTransport implements Transport {
     checkRank(sender);
     Objects.checkFromIndexSize(offset, length, dst.length);
     long start = System.nanoTime();
-    Inbox.Parcel parcel = sharedMemory(sender)
+    Inbox.Parcel parcel = throughShared(sender)
         ? inbox.take(sender, id, start + timeout.toNanos(), task, wait -> pumpShared(wait, id.step()))
         : inbox.take(sender, id, start + timeout.toNanos(), task);
     long arrived = System.nanoTime();
