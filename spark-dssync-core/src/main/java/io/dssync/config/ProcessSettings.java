@@ -46,6 +46,23 @@ public final class ProcessSettings {
         || s.source() == ProcessSetting.Source.SPARK_CONF_PREFIX && key.startsWith(s.key()));
   }
 
+  /**
+   * Whether the Spark property {@code key} is one of these settings; if so, its value {@code text} is checked, so
+   * that a bad one fails where this runs (the driver, before any job) and not on the executors that read it.
+   * Prefixed properties are Spark's own settings, which Spark checks.
+   */
+  public static boolean checkSparkProperty(String key, String text) {
+    ALL.stream().filter(s -> s.source() == ProcessSetting.Source.SPARK_CONF && s.key().equals(key))
+        .forEach(s -> s.parse(text));
+    return declaresSparkKey(key);
+  }
+
+  /** The Spark properties these settings declare by their whole key, for naming the likely one of a typo. */
+  public static List<String> sparkKeys() {
+    return ALL.stream().filter(s -> s.source() == ProcessSetting.Source.SPARK_CONF).map(ProcessSetting::key)
+        .toList();
+  }
+
   private static Path path(String text) {
     try {
       return Path.of(text);

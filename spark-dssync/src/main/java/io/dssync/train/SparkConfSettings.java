@@ -1,7 +1,7 @@
 package io.dssync.train;
 
-import io.dssync.errors.Errors;
 import io.dssync.config.ProcessSettings;
+import io.dssync.errors.Errors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,11 +34,9 @@ public final class SparkConfSettings {
       Setting<?> s = byKey.get(key);
       if (s != null) {
         values.put(s, s.parse(text, key));
-      } else if (key.equals(ProcessSettings.SHARED_MEMORY.key())) {
-        ProcessSettings.SHARED_MEMORY.parse(text); // read on the executors: a bad value fails here, before any job
-      } else if (key.startsWith(PREFIX) && !ProcessSettings.declaresSparkKey(key)) {
+      } else if (key.startsWith(PREFIX) && !ProcessSettings.checkSparkProperty(key, text)) {
         List<String> known = new ArrayList<>(byKey.keySet());
-        known.add(ProcessSettings.SHARED_MEMORY.key());
+        known.addAll(ProcessSettings.sparkKeys());
         throw Errors.unknownSparkConfKey(key, known.toArray());
       }
     });
